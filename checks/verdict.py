@@ -1,0 +1,114 @@
+"""Verdicts and the evidence behind them (DESIGN.md, *Verdicts*).
+
+| verdict     | meaning                                   | evidence                                   |
+|-------------|-------------------------------------------|--------------------------------------------|
+| PROVED      | holds for every parameter allowed         | SymPy identity/sign argument or z3 unsat   |
+| REFUTED     | false for some allowed parameters         | counterexample re-checked at >= 50 digits  |
+| SUPPORTED   | no counterexample found                   | search budget, smallest slack and where    |
+| CITED       | external result taken as given            | the oracle compared with, if any           |
+| UNCHECKED   | not yet encoded for checking              | -                                          |
+| DEFINED     | a definition: nothing to check            | -                                          |
+
+A result's verdict is its weakest step's (REFUTED < UNCHECKED < SUPPORTED < CITED <
+PROVED; DEFINED is neutral).  The statement verdict is separate: VIOLATED (a witness
+scenario where exact/simulated truth exceeds the bound), HOLDS-ON-SCENARIOS (with the
+tightest ratio truth/bound), or NOT-TESTED.
+"""
+from __future__ import annotations
+
+import enum
+from dataclasses import asdict, dataclass, field
+from typing import Iterable
+
+
+class Verdict(str, enum.Enum):
+    REFUTED = "REFUTED"
+    UNCHECKED = "UNCHECKED"
+    SUPPORTED = "SUPPORTED"
+    CITED = "CITED"
+    PROVED = "PROVED"
+    DEFINED = "DEFINED"
+
+    @property
+    def strength(self) -> int:
+        return _STRENGTH[self]
+
+
+_STRENGTH = {Verdict.REFUTED: 0, Verdict.UNCHECKED: 1, Verdict.SUPPORTED: 2,
+             Verdict.CITED: 3, Verdict.PROVED: 4, Verdict.DEFINED: 5}
+
+
+class StatementVerdict(str, enum.Enum):
+    VIOLATED = "VIOLATED"
+    HOLDS_ON_SCENARIOS = "HOLDS-ON-SCENARIOS"
+    NOT_TESTED = "NOT-TESTED"
+
+
+def weakest(verdicts: Iterable[Verdict]) -> Verdict:
+    """The weakest verdict; DEFINED when there is nothing else (a definition)."""
+    vs = [Verdict(v) for v in verdicts]
+    vs = [v for v in vs if v is not Verdict.DEFINED] or [Verdict.DEFINED]
+    return min(vs, key=lambda v: v.strength)
+
+
+@dataclass
+class StepReport:
+    """The verdict on one step (or on a structural check: chain link, case cover, units).
+
+    ``counterexample`` maps symbol names to exact strings (``"3/2"``) where exact.
+    ``slack`` is the smallest slack seen (``rhs - lhs`` oriented so that negative
+    means violated), ``where`` the point it was seen at.  ``detail`` is one line of
+    human-readable evidence (the certificate, the oracle, why it fell back).
+    """
+
+    id: str
+    eq: str | None
+    kind: str
+    verdict: Verdict
+    method: str
+    counterexample: dict[str, str] | None = None
+    slack: float | None = None
+    samples: int = 0
+    seconds: float = 0.0
+    detail: str = ""
+    where: dict[str, str] | None = None
+
+    def to_json(self) -> dict:
+        d = asdict(self)
+        d["verdict"] = self.verdict.value
+        return d
+
+
+@dataclass
+class StatementReport:
+    verdict: StatementVerdict = StatementVerdict.NOT_TESTED
+    detail: str = ""
+    witness: dict | None = None
+    ratio: float | None = None
+
+
+@dataclass
+class ResultReport:
+    id: str
+    paper: str
+    kind: str
+    number: str
+    title: str
+    steps: list[StepReport] = field(default_factory=list)
+    statement: StatementReport = field(default_factory=StatementReport)
+    seconds: float = 0.0
+
+    @property
+    def verdict(self) -> Verdict:
+        return weakest(s.verdict for s in self.steps) if self.steps else Verdict.DEFINED
+
+    def to_json(self) -> dict:
+        return {
+            "id": self.id, "paper": self.paper, "kind": self.kind, "number": self.number,
+            "title": self.title, "verdict": self.verdict.value,
+            "statement_verdict": self.statement.verdict.value,
+            "statement_detail": self.statement.detail,
+            "statement_witness": self.statement.witness,
+            "statement_ratio": self.statement.ratio,
+            "steps": [s.to_json() for s in self.steps],
+        }
