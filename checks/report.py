@@ -1,0 +1,304 @@
+"""``dpcheck report``: a Markdown report and a self-contained HTML report.
+
+Everything comes straight from the engine's :class:`~checks.verdict.ResultReport`
+objects and the encoded :class:`~theory.model.Result` objects — no copied numbers.
+The HTML needs no network to view: CSS is inline, plots are PNGs embedded as base64
+data URIs, and formulas are MathML (rendered natively by current browsers), with the
+plain-text form beside them as a fallback.
+"""
+from __future__ import annotations
+
+import base64
+import html
+import io
+import os
+import tempfile
+from collections import Counter
+from pathlib import Path
+
+import sympy as sp
+
+from checks import __version__
+from checks.verdict import Verdict
+
+VERDICT_ORDER = ["PROVED", "CITED", "SUPPORTED", "UNCHECKED", "REFUTED", "DEFINED"]
+VERDICT_COLOUR = {"PROVED": "#2e7d32", "CITED": "#00838f", "SUPPORTED": "#f9a825",
+                  "UNCHECKED": "#8e24aa", "REFUTED": "#c62828", "DEFINED": "#9e9e9e",
+                  "VIOLATED": "#c62828", "HOLDS-ON-SCENARIOS": "#2e7d32",
+                  "NOT-TESTED": "#9e9e9e"}
+#: plot colours, distinct from the badge colours so a test can tell the plot rendered
+PLOT_COLOUR = {"PROVED": "#1b9e77", "CITED": "#7570b3", "SUPPORTED": "#e6ab02",
+               "UNCHECKED": "#e7298a", "REFUTED": "#d95f02", "DEFINED": "#666666"}
+
+
+# ----------------------------------------------------------------------------- pieces
+def _atomic_write(path: Path, data: str | bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    mode = "wb" if isinstance(data, bytes) else "w"
+    with os.fdopen(fd, mode, **({} if mode == "wb" else {"encoding": "utf-8"})) as fh:
+        fh.write(data)
+    os.replace(tmp, path)
+
+
+def summary_by_paper(reports) -> dict[str, Counter]:
+    """paper -> Counter of result verdicts."""
+    out: dict[str, Counter] = {}
+    for r in reports:
+        out.setdefault(r.paper, Counter())[r.verdict.value] += 1
+    return out
+
+
+def step_summary_by_paper(reports) -> dict[str, Counter]:
+    out: dict[str, Counter] = {}
+    for r in reports:
+        c = out.setdefault(r.paper, Counter())
+        for s in r.steps:
+            c[s.verdict.value] += 1
+    return out
+
+
+def verdict_plot_png(reports) -> bytes:
+    """Stacked horizontal bars: steps per verdict, one bar per paper."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    counts = step_summary_by_paper(reports)
+    papers = list(counts)
+    fig, ax = plt.subplots(figsize=(7, 0.6 + 0.5 * max(1, len(papers))), dpi=100)
+    left = [0] * len(papers)
+    for v in VERDICT_ORDER:
+        vals = [counts[p].get(v, 0) for p in papers]
+        if any(vals):
+            ax.barh(papers, vals, left=left, color=PLOT_COLOUR[v], label=v)
+            left = [a + b for a, b in zip(left, vals)]
+    ax.set_xlabel("steps")
+    ax.set_title("Verdicts per step")
+    ax.legend(loc="lower right", fontsize=8, ncol=3)
+    ax.invert_yaxis()
+    fig.tight_layout()
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png")
+    plt.close(fig)
+    return buf.getvalue()
+
+
+def ratio_plot_png(reports) -> bytes | None:
+    """Tightest truth/bound ratio of each statement checked on scenarios (1 = tight)."""
+    rows = [(r.id, r.statement.ratio, r.statement.verdict.value) for r in reports
+            if r.statement.ratio is not None]
+    if not rows:
+        return None
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7, 0.6 + 0.35 * len(rows)), dpi=100)
+    ax.barh([r[0] for r in rows], [r[1] for r in rows],
+            color=[VERDICT_COLOUR.get(r[2], "#777") for r in rows])
+    ax.axvline(1.0, color="k", lw=1, ls="--")
+    ax.set_xscale("log")
+    ax.set_xlabel("exact divergence / published bound (tightest seen; >1 violates)")
+    ax.invert_yaxis()
+    fig.tight_layout()
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png")
+    plt.close(fig)
+    return buf.getvalue()
+
+
+def _mathml(expr) -> str:
+    try:
+        return sp.mathml(expr, printer="presentation")
+    except Exception:  # printer gaps must not break the report: text form is beside it
+        return ""
+
+
+def _formula_html(lhs, rel: str, rhs) -> str:
+    text = html.escape(f"{sp.sstr(lhs)} {rel} {sp.sstr(rhs)}")
+    rel_mo = {"<=": "&le;", "<": "&lt;", "=": "=", ">=": "&ge;", ">": "&gt;"}[rel]
+    ml_l, ml_r = _mathml(lhs), _mathml(rhs)
+    if ml_l and ml_r:
+        math = (f'<math display="block"><mrow>{ml_l}<mo>{rel_mo}</mo>{ml_r}</mrow></math>')
+        return f'<div class="formula">{math}<code class="plain">{text}</code></div>'
+    return f'<div class="formula"><code>{text}</code></div>'
+
+
+def _evidence(step) -> str:
+    if step.counterexample:
+        return "witness " + ", ".join(f"{k}={v}" for k, v in step.counterexample.items())
+    if step.verdict is Verdict.SUPPORTED:
+        slack = "n/a" if step.slack is None else f"{step.slack:.3g}"
+        return f"{step.samples} samples, min slack {slack}"
+    return step.detail
+
+
+def _derivations_text() -> list[tuple[str, str]]:
+    """(title, text) of the symbolic re-derivations that are available."""
+    out = []
+    try:
+        from theory.derive import derive_beta
+        out.append(("β* re-derivation (dpcheck derive beta)", derive_beta().render(latex=False)))
+    except ImportError:
+        pass
+    try:
+        from theory.derive_tradeoff import derive_tradeoff
+        out.append(("Trade-off re-derivation (dpcheck derive tradeoff)",
+                    derive_tradeoff(paper="liang-aaai").render(latex=False)))
+    except ImportError:
+        pass
+    return out
+
+
+# ----------------------------------------------------------------------------- markdown
+def render_markdown(reports, *, seed: int, budget: int, plots: dict[str, str]) -> str:
+    from theory.registry import get
+
+    lines = [f"# dpcheck report", "",
+             f"dpcheck {__version__}, seed {seed}, search budget {budget} examples per step.",
+             ""]
+    lines += ["## Summary", "", "| paper | results | " + " | ".join(VERDICT_ORDER) + " |",
+              "|---|---|" + "---|" * len(VERDICT_ORDER)]
+    for paper, c in summary_by_paper(reports).items():
+        lines.append(f"| {paper} | {sum(c.values())} | "
+                     + " | ".join(str(c.get(v, 0)) for v in VERDICT_ORDER) + " |")
+    lines.append("")
+    for name, fname in plots.items():
+        lines += [f"![{name}]({fname})", ""]
+    paper = None
+    for rep in reports:
+        result = get(rep.id)
+        if rep.paper != paper:
+            paper = rep.paper
+            lines += [f"## {paper}", ""]
+        lines += [f"### {rep.id} — {rep.title}", "", f"*{result.where}*", "",
+                  f"verdict **{rep.verdict.value}**; statement "
+                  f"**{rep.statement.verdict.value}** {rep.statement.detail}".rstrip(), ""]
+        for h in result.hypotheses:
+            lines.append(f"- hypothesis: `{h.expr if h.expr is not None else h.predicate}`")
+        for s in result.statement:
+            lines.append(f"- statement {s.label}: `{sp.sstr(s.lhs)} {s.rel.value} "
+                         f"{sp.sstr(s.rhs)}`")
+        for bnd in result.bounds:
+            lines.append(f"- bound {bnd.label} ({bnd.algorithm}, {bnd.form}): "
+                         f"`ε = {sp.sstr(bnd.epsilon)}`")
+        lines.append("")
+        if rep.steps:
+            lines += ["| step | eq | kind | verdict | method | witness / slack |",
+                      "|---|---|---|---|---|---|"]
+            for s in rep.steps:
+                cells = [s.id, s.eq or "", s.kind, s.verdict.value, s.method,
+                         _evidence(s).replace("|", "\\|")]
+                lines.append("| " + " | ".join(cells) + " |")
+            lines.append("")
+    for title, text in _derivations_text():
+        lines += [f"## {title}", "", "```", text, "```", ""]
+    return "\n".join(lines)
+
+
+# ----------------------------------------------------------------------------- html
+_CSS = """
+body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:2em auto;
+max-width:1100px;color:#222;line-height:1.4}
+h1{border-bottom:2px solid #333} h2{margin-top:2em;border-bottom:1px solid #bbb}
+table{border-collapse:collapse;margin:.5em 0;font-size:.9em}
+td,th{border:1px solid #ccc;padding:3px 6px;vertical-align:top;text-align:left}
+th{background:#f1f1f1} .v{font-weight:bold;color:#fff;padding:1px 5px;border-radius:3px}
+.formula{margin:.3em 0 .3em 1em} .plain{display:block;color:#555;font-size:.85em}
+.result{margin:1.2em 0;padding:.6em 1em;border-left:4px solid #ccc;background:#fafafa}
+pre{background:#f5f5f5;padding:.8em;overflow-x:auto;font-size:.85em}
+img{max-width:100%}
+"""
+
+
+def _badge(v: str) -> str:
+    return (f'<span class="v" style="background:{VERDICT_COLOUR.get(v, "#777")}">'
+            f'{html.escape(v)}</span>')
+
+
+def render_html(reports, *, seed: int, budget: int, plots_png: dict[str, bytes]) -> str:
+    from theory.registry import get
+
+    e = html.escape
+    parts = ["<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>",
+             "<title>dpcheck report</title>", f"<style>{_CSS}</style></head><body>",
+             "<h1>dpcheck report</h1>",
+             f"<p>dpcheck {e(__version__)}, seed {seed}, search budget {budget} examples "
+             "per step.</p>", "<h2>Summary</h2>",
+             "<table id='summary'><tr><th>paper</th><th>results</th>"
+             + "".join(f"<th>{v}</th>" for v in VERDICT_ORDER) + "</tr>"]
+    for paper, c in summary_by_paper(reports).items():
+        parts.append(f"<tr><td>{e(paper)}</td><td>{sum(c.values())}</td>"
+                     + "".join(f"<td>{c.get(v, 0)}</td>" for v in VERDICT_ORDER) + "</tr>")
+    parts.append("</table>")
+    for name, png in plots_png.items():
+        b64 = base64.b64encode(png).decode("ascii")
+        parts.append(f"<figure><img class='plot' alt='{e(name)}' "
+                     f"src='data:image/png;base64,{b64}'><figcaption>{e(name)}"
+                     "</figcaption></figure>")
+    paper = None
+    for rep in reports:
+        result = get(rep.id)
+        if rep.paper != paper:
+            paper = rep.paper
+            parts.append(f"<h2>{e(paper)}</h2>")
+        parts.append(f"<div class='result' id='{e(rep.id)}'><h3>{e(rep.id)} — "
+                     f"{e(rep.title)}</h3><p><i>{e(result.where)}</i></p>"
+                     f"<p>verdict {_badge(rep.verdict.value)} statement "
+                     f"{_badge(rep.statement.verdict.value)} {e(rep.statement.detail)}</p>")
+        if rep.statement.witness:
+            parts.append(f"<p>statement witness: <code>{e(str(rep.statement.witness))}"
+                         "</code></p>")
+        if result.hypotheses:
+            parts.append("<p>hypotheses:</p><ul>" + "".join(
+                f"<li><code>{e(str(h.expr) if h.expr is not None else h.predicate)}</code>"
+                f"{(' <small>(' + e(h.where) + ')</small>') if h.where else ''}</li>"
+                for h in result.hypotheses) + "</ul>")
+        for s in result.statement:
+            parts.append(f"<p>statement <b>{e(s.label)}</b>:</p>"
+                         + _formula_html(s.lhs, s.rel.value, s.rhs))
+        for bnd in result.bounds:
+            parts.append(f"<p>bound <b>{e(bnd.label)}</b> ({e(bnd.algorithm)}, "
+                         f"{e(bnd.loss_class)}, {e(bnd.form)}):</p>"
+                         + _formula_html(sp.Symbol("epsilon"), "=", bnd.epsilon))
+        if rep.steps:
+            parts.append("<table class='steps'><tr><th>step</th><th>eq</th><th>kind</th>"
+                         "<th>verdict</th><th>method</th><th>witness / slack</th></tr>")
+            for s in rep.steps:
+                parts.append(f"<tr><td>{e(s.id)}</td><td>{e(s.eq or '')}</td>"
+                             f"<td>{e(s.kind)}</td><td>{_badge(s.verdict.value)}</td>"
+                             f"<td>{e(s.method)}</td><td>{e(_evidence(s))}</td></tr>")
+            parts.append("</table>")
+        parts.append("</div>")
+    for title, text in _derivations_text():
+        parts.append(f"<h2>{e(title)}</h2><pre>{e(text)}</pre>")
+    parts.append("</body></html>")
+    return "\n".join(parts)
+
+
+def write_report(reports, out_dir, *, seed: int = 0, budget: int = 0) -> list[Path]:
+    """Write ``report.md``, its PNG plots, and the self-contained ``report.html``.
+
+    Returns the written paths.  Raises OSError when ``out_dir`` cannot be written.
+    """
+    out = Path(out_dir)
+    if out.exists() and not out.is_dir():
+        raise NotADirectoryError(20, "not a directory", str(out))
+    out.mkdir(parents=True, exist_ok=True)
+    plots_png = {"Verdicts per step": verdict_plot_png(reports)}
+    ratio = ratio_plot_png(reports)
+    if ratio is not None:
+        plots_png["Exact divergence over published bound"] = ratio
+    written = []
+    plot_files = {}
+    for i, (name, png) in enumerate(plots_png.items()):
+        fname = f"plot-{i + 1}.png"
+        _atomic_write(out / fname, png)
+        plot_files[name] = fname
+        written.append(out / fname)
+    _atomic_write(out / "report.md", render_markdown(reports, seed=seed, budget=budget,
+                                                     plots=plot_files))
+    _atomic_write(out / "report.html", render_html(reports, seed=seed, budget=budget,
+                                                   plots_png=plots_png))
+    return [out / "report.md", out / "report.html"] + written
