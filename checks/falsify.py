@@ -1,0 +1,808 @@
+"""Counterexample search (DESIGN.md, *Numeric search*).
+
+``search(claim, budget=N, seed=S)`` looks for a point where every hypothesis holds and
+the conclusion fails, in four phases:
+
+1. **random** — ``N`` points drawn at once with numpy (seeded), each symbol within its
+   domain: the symbol's assumptions (positive, integer …) intersected with the bounds
+   the hypotheses give it (``alpha > 1``, ``beta < 1``, ``mu <= L``, ``b <= n/5`` —
+   isolated when the hypothesis is linear in the symbol with a coefficient of known
+   sign).  Scales are log-uniform over 16 decades, with extra mass near every boundary
+   (``1 + 1e-9`` for ``alpha > 1``) and on small integers;
+2. **targeted** — Hypothesis drives the same sampler (``target()`` on the negated
+   slack, derandomised from the seed) and shrinks a failure to a small witness;
+3. **polish** — scipy's Nelder–Mead minimises the slack from the best points found;
+4. **confirm** — every candidate is rationalised (small denominators first) and
+   re-evaluated with mpmath at 50 and 80 digits: the conclusion must fail and every
+   hypothesis (and every symbol assumption, integrality included) must hold; equality
+   on a boundary is decided exactly with SymPy.  Only then is it a counterexample.
+
+The *slack* of ``a <= b`` is ``(b - a) / max(|a|, |b|)`` (negative ⇔ violated); of an
+equation ``-|a - b| / max(|a|, |b|)``; ``And`` takes the minimum, ``Or`` the maximum.
+"""
+from __future__ import annotations
+
+import math
+import warnings
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Callable, Sequence
+
+import mpmath
+import numpy as np
+import sympy as sp
+
+from checks.claim import Claim, is_integer_symbol, relations, symbol_constraints
+
+#: relative slack below which a float evaluation is a *candidate* violation
+CANDIDATE_TOL = 1e-9
+#: relative slack an mpmath evaluation must be below (at 50 and 80 digits) to count
+CONFIRM_TOL = mpmath.mpf(10) ** -30
+#: digits for confirmation (DESIGN: >= 50)
+DIGITS = (50, 80)
+DECADES = 8          # log-uniform magnitudes 10**-8 .. 10**8
+N_MODES = 7
+#: simple values tried by the 'nice' sampling mode (witnesses people can read)
+NICE = np.array([1.0, 2.0, 0.5, 3.0, 10.0, 0.1, 5.0, 0.25, 100.0, 1000.0, 0.01])
+NICE_FRAC = np.array([0.5, 0.25, 0.75, 0.1, 0.9])
+
+
+@dataclass
+class SearchOutcome:
+    counterexample: dict[str, str] | None = None   # name -> exact string
+    slack: float | None = None                     # smallest slack seen (feasible points)
+    where: dict[str, str] | None = None            # where it was seen
+    samples: int = 0                               # points evaluated
+    feasible: int = 0                              # of which satisfied the hypotheses
+    detail: str = ""
+
+
+# --------------------------------------------------------------------------------------
+# domains
+@dataclass
+class _Bound:
+    expr: sp.Expr          # bound in terms of earlier symbols (or a number)
+    lower: bool
+    strict: bool
+
+
+@dataclass
+class _Domain:
+    sym: sp.Symbol
+    integer: bool
+    lo: float = -math.inf
+    hi: float = math.inf
+    lo_strict: bool = False
+    hi_strict: bool = False
+    dep: list[_Bound] = field(default_factory=list)   # bounds on earlier symbols
+    dep_fns: list = field(default_factory=list)
+
+
+def _isolate(rel, sym, earlier: set) -> _Bound | None:
+    """``rel`` as a bound on ``sym`` in terms of ``earlier`` symbols, if linear in sym
+    with a coefficient of known sign."""
+    if isinstance(rel, (sp.Equality, sp.Unequality)):
+        return None
+    if not isinstance(rel, (sp.GreaterThan, sp.StrictGreaterThan, sp.LessThan,
+                            sp.StrictLessThan)):
+        return None
+    e = sp.expand(rel.lhs - rel.rhs)           # e REL 0
+    if not e.free_symbols <= earlier | {sym}:
+        return None
+    poly = e.as_poly(sym)
+    if poly is None or poly.degree() != 1:
+        return None
+    coef, rest = poly.all_coeffs()
+    if coef.is_positive:
+        sign = 1
+    elif coef.is_negative:
+        sign = -1
+    else:
+        return None
+    bound = sp.simplify(-rest / coef)
+    ge = isinstance(rel, (sp.GreaterThan, sp.StrictGreaterThan))
+    strict = isinstance(rel, (sp.StrictGreaterThan, sp.StrictLessThan))
+    # coef*sym + rest REL 0  <=>  sym REL' bound, REL' flipped when coef < 0
+    lower = ge if sign > 0 else not ge
+    return _Bound(bound, lower, strict)
+
+
+def _domains(claim: Claim) -> list[_Domain]:
+    syms = list(claim.symbols)
+    doms = []
+    earlier: set = set()
+    rels = [r for h in claim.hypotheses for r in ([h] if not isinstance(h, sp.And)
+                                                   else h.args)]
+    for s in syms:
+        d = _Domain(s, is_integer_symbol(s))
+        for c in symbol_constraints(s):
+            b = _isolate(c, s, set())
+            if b is not None:
+                _apply_const(d, b)
+        for r in rels:
+            if s not in r.free_symbols:
+                continue
+            b = _isolate(r, s, earlier)
+            if b is None:
+                continue
+            if b.expr.is_number:
+                if b.expr.is_real and b.expr.is_finite:
+                    _apply_const(d, b)
+            else:
+                d.dep.append(b)
+        d.dep_fns = [sp.lambdify([x for x in syms if x in earlier], bd.expr, modules="numpy")
+                     for bd in d.dep]
+        doms.append(d)
+        earlier.add(s)
+    return doms
+
+
+def _apply_const(d: _Domain, b: _Bound) -> None:
+    v = float(b.expr)
+    if b.lower:
+        if v > d.lo or (v == d.lo and b.strict):
+            d.lo, d.lo_strict = v, b.strict
+    else:
+        if v < d.hi or (v == d.hi and b.strict):
+            d.hi, d.hi_strict = v, b.strict
+
+
+# --------------------------------------------------------------------------------------
+# the sampler: (mode, u) in {0..N_MODES-1} x [0, 1] -> a value in (lo, hi)
+def _transform(mode, u, lo, hi, integer):
+    """Vectorised quantile map.  Modes: 0 moderate log-scale, 1 wide log-scale,
+    2 near the lower end, 3 near the upper end, 4 uniform, 5 small integers / unit
+    fractions, 6 nice values (1, 2, 1/2, 10 …)."""
+    mode = np.asarray(mode)
+    u = np.asarray(u, dtype=float)
+    lo = np.broadcast_to(np.asarray(lo, dtype=float), u.shape)
+    hi = np.broadcast_to(np.asarray(hi, dtype=float), u.shape)
+    with np.errstate(all="ignore"):
+        wide = 10.0 ** ((2 * u - 1) * DECADES)
+        moderate = 10.0 ** ((2 * u - 1) * 3)
+        tiny = 10.0 ** (-DECADES - 4 + (DECADES + 4) * u)       # 1e-12 .. 1
+        finite_lo, finite_hi = np.isfinite(lo), np.isfinite(hi)
+        width = np.where(finite_lo & finite_hi, hi - lo, np.nan)
+
+        def scaled(mag):
+            # a value at "magnitude" mag within (lo, hi)
+            both = lo + width * np.clip(mag / (1 + mag), 0, 1)
+            only_lo = lo + mag
+            only_hi = hi - mag
+            sign = np.where(u < 0.5, -1.0, 1.0)
+            none = sign * mag
+            # for (lo, inf) with lo = 0 this is plain log-uniform
+            return np.where(finite_lo & finite_hi, both,
+                            np.where(finite_lo, only_lo,
+                                     np.where(finite_hi, only_hi, none)))
+
+        near_lo = np.where(finite_lo, lo + np.where(finite_hi, width * tiny, tiny *
+                                                      np.maximum(1, np.abs(lo))), -wide)
+        near_hi = np.where(finite_hi, hi - np.where(finite_lo, width * tiny, tiny *
+                                                      np.maximum(1, np.abs(hi))), wide)
+        uniform = np.where(finite_lo & finite_hi, lo + width * u, scaled(moderate))
+        small = np.where(finite_lo & finite_hi, lo + width * (np.floor(u * 4) + 1) / 5,
+                         np.where(finite_lo, np.floor(lo) + 1 + np.floor(u * 10),
+                                  np.where(finite_hi, np.ceil(hi) - 1 - np.floor(u * 10),
+                                           np.floor(u * 10) - 5)))
+        pick = NICE[np.minimum((u * len(NICE)).astype(int), len(NICE) - 1)]
+        pick_f = NICE_FRAC[np.minimum((u * len(NICE_FRAC)).astype(int), len(NICE_FRAC) - 1)]
+        nice = np.where(finite_lo & finite_hi, lo + width * pick_f,
+                        np.where(finite_lo, lo + pick,
+                                 np.where(finite_hi, hi - pick,
+                                          np.where(u < 0.5, -pick, pick))))
+        out = np.select([mode == 0, mode == 1, mode == 2, mode == 3, mode == 4, mode == 6],
+                        [scaled(moderate), scaled(wide), near_lo, near_hi, uniform, nice],
+                        default=small)
+        if integer:
+            out = np.where((mode == 2) & finite_lo, np.ceil(lo), out)
+            out = np.where((mode == 3) & finite_hi, np.floor(hi), out)
+            out = np.round(out)
+            out = np.where(np.isfinite(out) & (np.abs(out) <= 2.0**52), out, np.nan)
+        return out
+
+
+def _sample(doms: list[_Domain], modes: np.ndarray, us: np.ndarray) -> np.ndarray:
+    """Values (k x n) for mode/u arrays of shape (k, n)."""
+    n = modes.shape[1]
+    vals = np.empty((len(doms), n))
+    for i, d in enumerate(doms):
+        lo = np.full(n, d.lo)
+        hi = np.full(n, d.hi)
+        lo_strict = np.full(n, d.lo_strict)
+        hi_strict = np.full(n, d.hi_strict)
+        if d.dep:
+            args = vals[:i]
+            for bd, fn in zip(d.dep, d.dep_fns):
+                with np.errstate(all="ignore"):
+                    v = np.broadcast_to(np.asarray(fn(*args), dtype=float), (n,))
+                v = np.where(np.isfinite(v), v, np.nan)
+                if bd.lower:
+                    upd = ~(v <= lo) & ~np.isnan(v)
+                    lo = np.where(upd, v, lo)
+                    lo_strict = np.where(upd, bd.strict, lo_strict)
+                else:
+                    upd = ~(v >= hi) & ~np.isnan(v)
+                    hi = np.where(upd, v, hi)
+                    hi_strict = np.where(upd, bd.strict, hi_strict)
+        x = _transform(modes[i], us[i], lo, hi, d.integer)
+        if d.integer:
+            x = np.where(lo_strict & (x == lo), x + 1, x)
+            x = np.where(hi_strict & (x == hi), x - 1, x)
+        else:
+            x = np.where(lo_strict & (x <= lo), np.nextafter(lo, np.inf), x)
+            x = np.where(hi_strict & (x >= hi), np.nextafter(hi, -np.inf), x)
+        x = np.where((x < lo) | (x > hi), np.nan, x)
+        vals[i] = x
+    return vals
+
+
+def _earlier_syms(doms, i):
+    return {d.sym for d in doms[:i]}
+
+
+# --------------------------------------------------------------------------------------
+# slack of a boolean, vectorised over numpy arrays or on mpmath numbers
+class _Evaluator:
+    """Compiles the claim's relations once: ``(hyp_ok, slack)`` for many points."""
+
+    def __init__(self, claim: Claim):
+        self.claim = claim
+        self.syms = list(claim.symbols)
+        self.rels = []
+        for b in (claim.conclusion, *claim.hypotheses):
+            for r in relations(b):
+                if r not in self.rels:
+                    self.rels.append(r)
+        exprs = [e for r in self.rels for e in (r.lhs, r.rhs)]
+        self._np = sp.lambdify(self.syms, exprs, modules="numpy")
+        self._mp = sp.lambdify(self.syms, exprs, modules="mpmath")
+
+    # ---- numpy
+    def sides_np(self, vals: np.ndarray) -> list[np.ndarray]:
+        n = vals.shape[1]
+        with np.errstate(all="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            try:
+                out = self._np(*vals)
+                out = [np.broadcast_to(np.asarray(o, dtype=float), (n,)) for o in out]
+            except Exception:
+                out = self._pointwise(vals)
+        return out
+
+    def _pointwise(self, vals):
+        n = vals.shape[1]
+        cols = [np.full(n, np.nan) for _ in range(2 * len(self.rels))]
+        for j in range(n):
+            args = [_pyval(v, s) for v, s in zip(vals[:, j], self.syms)]
+            try:
+                res = self._np(*args)
+            except Exception:
+                continue
+            for k, r in enumerate(res):
+                try:
+                    cols[k][j] = float(r)
+                except (TypeError, ValueError, OverflowError):
+                    pass
+        return cols
+
+    def slacks_np(self, vals):
+        """(feasible mask, conclusion slack) for a (k x n) array of points."""
+        sides = self.sides_np(vals)
+        rel_slack = {}
+        for k, r in enumerate(self.rels):
+            a, b = sides[2 * k], sides[2 * k + 1]
+            rel_slack[r] = _rel_slack_np(r, a, b)
+        ok = np.ones(vals.shape[1], dtype=bool)
+        ok &= np.all(np.isfinite(vals), axis=0)
+        for h in self.claim.hypotheses:
+            s, strict = _bool_np(h, rel_slack)
+            ok &= (s > 0) if strict else (s >= 0)
+            ok &= ~np.isnan(s)
+        concl, _ = _bool_np(self.claim.conclusion, rel_slack)
+        ok &= ~np.isnan(concl)
+        return ok, concl
+
+    # ---- mpmath
+    def slack_mp(self, point: dict[sp.Symbol, Fraction], dps: int):
+        """(hypotheses hold, conclusion slack) at ``dps`` digits; exact SymPy decides
+        values within CONFIRM_TOL of a boundary."""
+        with mpmath.workdps(dps):
+            args = [_mpval(point[s], s) for s in self.syms]
+            sides = self._mp(*args)
+            rel_slack = {}
+            for k, r in enumerate(self.rels):
+                rel_slack[r] = self._rel_slack_mp(r, sides[2 * k], sides[2 * k + 1], point)
+            hyps_ok = all(_bool_mp(h, rel_slack) for h in self.claim.hypotheses)
+            concl = _bool_mp_slack(self.claim.conclusion, rel_slack)
+            return hyps_ok, concl
+
+    def _rel_slack_mp(self, r, a, b, point):
+        """(signed slack, exact_zero) for a relation at mpmath precision."""
+        a, b = mpmath.mpmathify(a), mpmath.mpmathify(b)
+        if not (mpmath.isfinite(a) and mpmath.isfinite(b)) or a.imag or b.imag:
+            return (None, False)
+        a, b = a.real, b.real
+        scale = max(abs(a), abs(b))
+        diff = b - a
+        rel = diff / scale if scale else mpmath.mpf(0)
+        exact_zero = False
+        if abs(rel) < CONFIRM_TOL:
+            sub = {s: sp.Rational(v.numerator, v.denominator) for s, v in point.items()}
+            val = sp.simplify((r.rhs - r.lhs).subs(sub))
+            exact_zero = val == 0
+            if not exact_zero:
+                n = sp.N(val, 60)
+                if n.is_real and n != 0:
+                    rel = mpmath.mpf(str(sp.sign(n))) * CONFIRM_TOL  # tiny, correct sign
+                else:
+                    return (None, False)
+        return (rel, exact_zero)
+
+
+def _pyval(v, s):
+    if s.is_integer and np.isfinite(v):
+        return int(v)
+    return float(v)
+
+
+def _mpval(v: Fraction, s):
+    if s.is_integer:
+        return int(v)
+    return mpmath.mpf(v.numerator) / v.denominator
+
+
+def _rel_slack_np(r, a, b):
+    scale = np.maximum(np.abs(a), np.abs(b))
+    with np.errstate(all="ignore"):
+        rel = np.where(scale > 0, (b - a) / np.where(scale > 0, scale, 1), 0.0)
+    rel = np.where(np.isfinite(a) & np.isfinite(b), rel, np.nan)
+    return rel
+
+
+def _orient(r, rel):
+    """slack oriented for r: >= 0 means r holds (for '=' see _bool)."""
+    if isinstance(r, (sp.LessThan, sp.StrictLessThan)):
+        return rel
+    if isinstance(r, (sp.GreaterThan, sp.StrictGreaterThan)):
+        return -rel
+    raise TypeError
+
+
+def _bool_np(b, rel_slack):
+    """(slack array, strict) — strict means the boolean holds only for slack > 0."""
+    if isinstance(b, sp.core.relational.Relational):
+        rel = rel_slack[b]
+        if isinstance(b, sp.Equality):
+            return -np.abs(np.where(np.abs(rel) < 1e-12, 0.0, rel)), False
+        if isinstance(b, sp.Unequality):
+            return np.abs(rel), True
+        return _orient(b, rel), isinstance(b, (sp.StrictLessThan, sp.StrictGreaterThan))
+    if isinstance(b, (sp.And, sp.Or)):
+        parts = [_bool_np(a, rel_slack) for a in b.args]
+        # strictness: treat mixed as non-strict with tiny margin for strict parts
+        arrs = [p[0] - (1e-300 if p[1] else 0) for p in parts]
+        f = np.minimum if isinstance(b, sp.And) else np.maximum
+        out = arrs[0]
+        for a in arrs[1:]:
+            out = f(out, a)
+        return out, False
+    if isinstance(b, sp.Not):
+        s, strict = _bool_np(b.args[0], rel_slack)
+        return -s, not strict
+    if b is sp.true:
+        return np.array(1.0), False
+    if b is sp.false:
+        return np.array(-1.0), False
+    raise TypeError(f"cannot evaluate {b}")
+
+
+def _holds_mp(b, rel_slack) -> bool | None:
+    """Truth of a boolean at the confirmation precision (None: undecidable here)."""
+    if isinstance(b, sp.core.relational.Relational):
+        rel, zero = rel_slack[b]
+        if rel is None:
+            return None
+        if isinstance(b, sp.Equality):
+            return zero
+        if isinstance(b, sp.Unequality):
+            return not zero
+        if zero:
+            return not isinstance(b, (sp.StrictLessThan, sp.StrictGreaterThan))
+        return _orient(b, rel) > 0
+    if isinstance(b, sp.And):
+        vals = [_holds_mp(a, rel_slack) for a in b.args]
+        if any(v is False for v in vals):
+            return False
+        return None if any(v is None for v in vals) else True
+    if isinstance(b, sp.Or):
+        vals = [_holds_mp(a, rel_slack) for a in b.args]
+        if any(v is True for v in vals):
+            return True
+        return None if any(v is None for v in vals) else False
+    if isinstance(b, sp.Not):
+        v = _holds_mp(b.args[0], rel_slack)
+        return None if v is None else not v
+    if b is sp.true:
+        return True
+    if b is sp.false:
+        return False
+    return None
+
+
+def _bool_mp(b, rel_slack) -> bool:
+    return _holds_mp(b, rel_slack) is True
+
+
+def _bool_mp_slack(b, rel_slack):
+    """The conclusion's truth: False (violated, decided), True, or None."""
+    return _holds_mp(b, rel_slack)
+
+
+# --------------------------------------------------------------------------------------
+# confirmation
+def _rationalisations(x: float, integer: bool) -> list[Fraction]:
+    if integer:
+        return [Fraction(int(round(x)))]
+    out: list[Fraction] = []
+    f = Fraction(x)
+    for den in (1, 10, 100, 1000, 10**4, 10**6, 10**9, 10**12):
+        c = f.limit_denominator(den)
+        if c not in out:
+            out.append(c)
+    # short decimals
+    for digits in (1, 2, 3, 6, 12):
+        try:
+            c = Fraction(f"{x:.{digits}g}")
+        except ValueError:
+            continue
+        if c not in out:
+            out.append(c)
+    if f not in out:
+        out.append(f)
+    return out
+
+
+def simplify_point(ev: "_Evaluator", x: np.ndarray, rounds: int = 2) -> np.ndarray:
+    """Greedily replace coordinates of a violating point by simpler numbers (1, 2, 1/2,
+    10, one significant digit, powers of ten ...) while it stays feasible and violating
+    (float check); the result is then confirmed exactly as usual."""
+    x = np.array(x, dtype=float)
+
+    def violates(p):
+        ok, concl = ev.slacks_np(p[:, None])
+        return bool(ok[0]) and concl[0] < -CANDIDATE_TOL
+
+    if not violates(x):
+        return x
+    for _ in range(rounds):
+        changed = False
+        for i, s in enumerate(ev.syms):
+            v = x[i]
+            cands = [0.0, 1.0, 2.0, 0.5, 10.0, 0.1, 3.0, 100.0, 0.01, -1.0]
+            if v != 0 and math.isfinite(v):
+                mag = 10.0 ** math.floor(math.log10(abs(v)))
+                cands += [math.copysign(mag, v), math.copysign(10 * mag, v),
+                          float(f"{v:.1g}"), float(f"{v:.2g}"), float(round(v))]
+            for c in sorted(set(cands), key=lambda c: (_complexity(c), abs(c - v))):
+                if c == v or _complexity(c) >= _complexity(v):
+                    continue
+                if s.is_integer and c != round(c):
+                    continue
+                y = x.copy()
+                y[i] = c
+                if violates(y):
+                    x, changed = y, True
+                    break
+        if not changed:
+            break
+    return x
+
+
+def _complexity(v: float) -> int:
+    """Length of the shortest exact decimal-ish form (smaller is simpler)."""
+    if not math.isfinite(v):
+        return 10**6
+    f = Fraction(v)
+    for den in (1, 10, 100, 1000, 10**4, 10**6, 10**9, 10**12):
+        c = f.limit_denominator(den)
+        if float(c) == v:
+            return len(str(c.numerator)) + len(str(c.denominator))
+    return 60
+
+
+def confirm(claim: Claim, point: dict, evaluator: _Evaluator | None = None
+            ) -> dict[str, str] | None:
+    """Re-check a candidate point at 50 and 80 digits (values rationalised first, small
+    denominators tried first).  Returns the exact counterexample (name -> string, with
+    defined symbols' values appended) or None."""
+    ev = evaluator or _Evaluator(claim)
+    syms = list(claim.symbols)
+    floats = {}
+    for s in syms:
+        v = point.get(s, point.get(s.name))
+        if v is None:
+            return None
+        try:
+            fv = float(sp.Rational(v)) if isinstance(v, str) else float(v)
+        except (TypeError, ValueError):
+            return None
+        if not math.isfinite(fv):
+            return None
+        floats[s] = (v, fv)
+    # candidate exact points: per-symbol rationalisations, coarsest first (same level)
+    levels = []
+    per = {s: ([Fraction(str(sp.Rational(v[0])))] if isinstance(v[0], str) and "." not in v[0]
+               else _rationalisations(v[1], is_integer_symbol(s))) for s, v in floats.items()}
+    depth = max((len(c) for c in per.values()), default=1)
+    for k in range(depth):
+        levels.append({s: c[min(k, len(c) - 1)] for s, c in per.items()})
+    tried = set()
+    for cand in levels:
+        key = tuple(sorted((s.name, v) for s, v in cand.items()))
+        if key in tried:
+            continue
+        tried.add(key)
+        if not _assumptions_hold(cand):
+            continue
+        ok = True
+        for dps in DIGITS:
+            try:
+                hyps_ok, concl = ev.slack_mp(cand, dps)
+            except (ZeroDivisionError, ValueError, TypeError, OverflowError):
+                ok = False
+                break
+            if not hyps_ok or concl is not False:
+                ok = False
+                break
+        if ok:
+            out = {s.name: _exact_str(v) for s, v in sorted(cand.items(), key=lambda kv:
+                                                              kv[0].name)}
+            sub = {s: sp.Rational(v.numerator, v.denominator) for s, v in cand.items()}
+            for dsym, dexpr in claim.definitions:
+                val = dexpr.subs(sub)
+                out[dsym.name] = str(val) if val.is_Rational else f"{str(val)} ≈ {sp.N(val, 20)}"
+            return out
+    return None
+
+
+def _assumptions_hold(point: dict[sp.Symbol, Fraction]) -> bool:
+    for s, v in point.items():
+        if s.is_integer and v.denominator != 1:
+            return False
+        if s.is_positive and not v > 0:
+            return False
+        if s.is_nonnegative and not v >= 0:
+            return False
+        if s.is_negative and not v < 0:
+            return False
+        if s.is_nonpositive and not v <= 0:
+            return False
+    return True
+
+
+def _exact_str(v: Fraction) -> str:
+    return str(v.numerator) if v.denominator == 1 else f"{v.numerator}/{v.denominator}"
+
+
+# --------------------------------------------------------------------------------------
+# the search
+def search(claim: Claim, *, budget: int = 2000, seed: int = 0,
+           hypothesis_examples: int | None = None, polish: int = 3,
+           extra_points: Sequence[dict] = ()) -> SearchOutcome:
+    """Search for a counterexample to ``claim`` (see module docstring).
+
+    ``budget`` is the number of random points (phase 1); the targeted phase gets
+    ``hypothesis_examples`` (default ``max(20, budget // 20)``) examples and scipy
+    ``polish`` local searches.  ``extra_points`` (e.g. a z3 model) are confirmed first.
+    """
+    if not isinstance(budget, int) or budget < 1:
+        raise ValueError(f"budget must be an integer >= 1, got {budget!r}")
+    if polish < 0:
+        raise ValueError(f"polish must be >= 0, got {polish}")
+    ev = _Evaluator(claim)
+    out = SearchOutcome()
+    for p in extra_points:
+        cx = confirm(claim, p, ev)
+        if cx is not None:
+            out.counterexample = cx
+            out.detail = "z3 model confirmed at 50 and 80 digits"
+            return out
+    syms = ev.syms
+    if not syms:
+        cx = confirm(claim, {}, ev)
+        out.samples = 1
+        if cx is not None:
+            out.counterexample = cx
+            out.detail = "a closed statement, false at 50 and 80 digits"
+            return out
+        ok, concl = ev.slacks_np(np.zeros((0, 1)))
+        out.feasible = int(ok.sum())
+        out.slack = float(concl[0]) if ok.all() else None
+        out.detail = "a closed statement (no symbols)"
+        return out
+    doms = _domains(claim)
+    rng = np.random.default_rng(seed)
+    k = len(doms)
+    modes = rng.integers(0, N_MODES, size=(k, budget))
+    us = rng.random((k, budget))
+    vals = _sample(doms, modes, us)
+    ok, concl = ev.slacks_np(vals)
+    out.samples = budget
+    best_idx = _best(ok, concl)
+    cands: list[np.ndarray] = []
+    if best_idx is not None:
+        out.feasible = int(ok.sum())
+        order = np.argsort(np.where(ok, concl, np.inf))[: max(1, polish)]
+        for j in order:
+            if ok[j]:
+                cands.append(vals[:, j])
+    detail = [f"random: {budget} points, {int(ok.sum())} feasible"]
+    # candidates from phase 1
+    bad = np.flatnonzero(ok & (concl < -CANDIDATE_TOL))
+    by_slack = list(bad[np.argsort(concl[bad])][:3])
+    by_simplicity = sorted(bad, key=lambda j: (sum(_complexity(v) for v in vals[:, j]),
+                                               concl[j]))[:3]
+    for j in dict.fromkeys(by_simplicity + by_slack):
+        if True:
+            cx = _confirm_simplified(claim, ev, vals[:, j])
+            if cx is not None:
+                out.counterexample = cx
+                _record(out, ok, concl, vals, syms)
+                out.detail = "; ".join(detail + ["confirmed at 50 and 80 digits"])
+                return out
+    # phase 2: hypothesis
+    n_hyp = max(20, budget // 20) if hypothesis_examples is None else hypothesis_examples
+    if n_hyp > 0:
+        found, hvals, hslack, nh = _hypothesis_phase(ev, doms, n_hyp, seed)
+        out.samples += nh
+        detail.append(f"targeted: {nh} examples")
+        if hvals is not None:
+            cands.append(hvals)
+        if found is not None:
+            cx = _confirm_simplified(claim, ev, found)
+            if cx is not None:
+                out.counterexample = cx
+                _record(out, ok, concl, vals, syms)
+                out.detail = "; ".join(detail + ["shrunk by Hypothesis, confirmed at 50 "
+                                                 "and 80 digits"])
+                return out
+    # phase 3: scipy polish from the best points
+    if polish and cands:
+        pol_best, nfev = _polish(ev, doms, cands[:polish], seed)
+        out.samples += nfev
+        detail.append(f"polish: {nfev} evaluations")
+        if pol_best is not None:
+            x, s = pol_best
+            if s < -CANDIDATE_TOL:
+                cx = _confirm_simplified(claim, ev, x)
+                if cx is not None:
+                    out.counterexample = cx
+                    _record(out, ok, concl, vals, syms)
+                    out.detail = "; ".join(detail + ["polished by scipy, confirmed at 50 "
+                                                     "and 80 digits"])
+                    return out
+            vals = np.concatenate([vals, x[:, None]], axis=1)
+            ok = np.append(ok, True)
+            concl = np.append(concl, s)
+    _record(out, ok, concl, vals, syms)
+    if out.feasible == 0:
+        detail.append("no point satisfied the hypotheses")
+    elif out.slack is not None and out.slack < -CANDIDATE_TOL:
+        detail.append("float violations were not confirmed at 50 digits (rounding)")
+    out.detail = "; ".join(detail)
+    return out
+
+
+def _confirm_simplified(claim, ev, x):
+    """Confirm the simplified point, else the point as found."""
+    simple = simplify_point(ev, x)
+    cx = confirm(claim, dict(zip(ev.syms, simple)), ev)
+    if cx is None and not np.array_equal(simple, x):
+        cx = confirm(claim, dict(zip(ev.syms, x)), ev)
+    return cx
+
+
+def _best(ok, concl):
+    if not ok.any():
+        return None
+    return int(np.argmin(np.where(ok, concl, np.inf)))
+
+
+def _record(out: SearchOutcome, ok, concl, vals, syms):
+    j = _best(ok, concl)
+    out.feasible = max(out.feasible, int(ok.sum()))
+    if j is None:
+        return
+    out.slack = float(concl[j]) + 0.0   # no negative zero
+    out.where = {s.name: _fmt(v, s) for s, v in zip(syms, vals[:, j])}
+
+
+def _fmt(v, s):
+    if s.is_integer:
+        return str(int(v))
+    return f"{v:.6g}"
+
+
+def _hypothesis_phase(ev: _Evaluator, doms, n_examples: int, seed: int):
+    """Targeted search with Hypothesis; returns (violating point or None, best point,
+    its slack, examples run)."""
+    from hypothesis import HealthCheck, Phase, given, settings, target
+    from hypothesis import seed as hseed
+    from hypothesis import strategies as st
+
+    k = len(doms)
+    state = {"best": None, "best_slack": math.inf, "n": 0}
+
+    class _Found(Exception):
+        def __init__(self, x):
+            self.x = x
+
+    point = st.tuples(st.lists(st.integers(0, N_MODES - 1), min_size=k, max_size=k),
+                      st.lists(st.floats(0, 1, allow_nan=False), min_size=k, max_size=k))
+
+    @settings(max_examples=n_examples, database=None, deadline=None, derandomize=False,
+              suppress_health_check=list(HealthCheck), print_blob=False,
+              phases=(Phase.generate, Phase.target, Phase.shrink), report_multiple_bugs=False)
+    @hseed(seed)
+    @given(point)
+    def run(mu):
+        ms, u = mu
+        vals = _sample(doms, np.array(ms)[:, None], np.array(u)[:, None])
+        ok, concl = ev.slacks_np(vals)
+        state["n"] += 1
+        if not ok[0]:
+            target(-10.0, label="slack")
+            return
+        s = float(concl[0])
+        target(-s, label="slack")
+        if s < state["best_slack"]:
+            state["best_slack"], state["best"] = s, vals[:, 0].copy()
+        if s < -CANDIDATE_TOL:
+            raise _Found(vals[:, 0].copy())
+
+    found = None
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            run()
+    except _Found as exc:
+        found = exc.x
+    return found, state["best"], state["best_slack"], state["n"]
+
+
+def _polish(ev: _Evaluator, doms, starts, seed: int):
+    """Nelder–Mead on the continuous symbols (in log-space of |x|), integers fixed;
+    infeasible points are penalised.  Returns ((x, slack) best, evaluations)."""
+    from scipy.optimize import minimize
+
+    cont = [i for i, d in enumerate(doms) if not d.integer]
+    if not cont:
+        return None, 0
+    nfev = 0
+    best = None
+    for x0 in starts:
+        x0 = np.array(x0, dtype=float)
+        signs = np.where(x0[cont] < 0, -1.0, 1.0)
+        y0 = np.log(np.maximum(np.abs(x0[cont]), 1e-300))
+
+        def f(y, x0=x0, signs=signs):
+            x = x0.copy()
+            x[cont] = signs * np.exp(np.clip(y, -700, 700))
+            ok, concl = ev.slacks_np(x[:, None])
+            if not ok[0]:
+                return 10.0
+            return float(concl[0])
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            res = minimize(f, y0, method="Nelder-Mead",
+                           options={"maxfev": 60 * (len(cont) + 1), "xatol": 1e-10,
+                                    "fatol": 1e-14})
+        nfev += int(res.nfev)
+        x = x0.copy()
+        x[cont] = signs * np.exp(np.clip(res.x, -700, 700))
+        s = f(res.x)
+        if s < 10.0 and (best is None or s < best[1]):
+            best = (x, s)
+    return best, nfev

@@ -1,0 +1,419 @@
+"""Symbolic prover: SymPy first, then z3 nonlinear real arithmetic (DESIGN.md,
+*Symbolic proving*).
+
+``prove(claim)`` returns a :class:`ProofOutcome`:
+
+* ``proved`` — a certificate: SymPy simplifies ``lhs - rhs`` to 0 (identities), SymPy's
+  assumption system decides the sign of ``rhs - lhs`` (after the substitution
+  ``x = c + y``, ``y > 0`` for hypotheses ``x > c``), or z3 answers ``unsat`` for
+  ``hypotheses ∧ ¬conclusion``;
+* ``model`` — z3 found a model of ``hypotheses ∧ ¬conclusion``.  It is *only a
+  candidate*: the abstraction below over-approximates, so the model goes to
+  :func:`checks.falsify.confirm` before anybody calls it a counterexample;
+* ``unknown`` — neither (time-out, resource limit, untranslatable): the engine falls
+  back to the numeric search.
+
+Translation to z3 (sound for ``unsat``: every constraint added is true of the real
+expression, so the z3 problem over-approximates the original):
+
+* ``x**(p/q)`` → a fresh ``s ≥ 0`` with ``s**q = x**p`` and ``x ≥ 0`` (SymPy's real
+  roots exist only there); negative integer powers → a fresh ``w`` with ``w·x = 1``;
+* ``exp(a)`` → fresh ``e > 0`` with ``e ≥ 1 + a``, ``a < 1 ⇒ e·(1 − a) ≤ 1`` and
+  monotonicity between every pair of exponentials; ``log(x)`` → fresh ``l`` with
+  ``x > 0``, ``l ≤ x − 1``, ``l·x ≥ x − 1`` and pairwise monotonicity;
+* ``Max``/``Min``/``Abs``/``Piecewise`` → a fresh variable with their exact definition;
+  ``floor``/``ceiling`` → a fresh variable within 1 of the argument;
+* constants ``pi``, ``E``… → a fresh variable in a rational interval around them;
+* anything else (sums, special functions, symbolic exponents) → an opaque fresh
+  variable, with its sign when SymPy knows it;
+* integer symbols are real in z3 (dropping integrality only weakens the hypotheses).
+
+Every z3 call is bounded by a deterministic resource limit (``rlimit``) — so that the
+same command gives the same verdicts — and a wall-clock time-out as a safety net.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+import sympy as sp
+import z3
+
+from checks.claim import Claim, symbol_constraints
+
+#: default z3 resource limit per call (deterministic; roughly 0.5–1 s of work)
+DEFAULT_RLIMIT = 3_000_000
+#: wall-clock safety net per z3 call, milliseconds
+DEFAULT_TIMEOUT_MS = 5_000
+
+
+@dataclass
+class ProofOutcome:
+    status: str                       # "proved" | "model" | "unknown"
+    method: str                       # "sympy-simplify", "sympy-sign", "z3-nra", ...
+    detail: str = ""
+    model: dict | None = None         # symbol name -> exact string (status "model")
+    seconds: float = 0.0
+
+
+# --------------------------------------------------------------------------------------
+# SymPy stage
+def _shifted(claim: Claim) -> dict:
+    """Substitutions ``x -> c + y`` (y positive) for hypotheses ``x > c``/``x >= c`` with
+    c a number, and ``x -> c - y`` for ``x < c``; one per symbol."""
+    subs = {}
+    for h in claim.hypotheses:
+        if not isinstance(h, (sp.StrictGreaterThan, sp.GreaterThan, sp.StrictLessThan,
+                              sp.LessThan)):
+            continue
+        a, b = h.lhs, h.rhs
+        lower = isinstance(h, (sp.StrictGreaterThan, sp.GreaterThan))
+        if isinstance(b, sp.Symbol) and a.is_number:
+            a, b, lower = b, a, not lower
+        if not (isinstance(a, sp.Symbol) and b.is_number and b.is_real) or a in subs:
+            continue
+        strict = isinstance(h, (sp.StrictGreaterThan, sp.StrictLessThan))
+        y = (sp.Dummy(a.name + "_shift", positive=True) if strict
+             else sp.Dummy(a.name + "_shift", nonnegative=True))
+        if lower and b.is_nonnegative:
+            subs[a] = b + y
+        elif not lower and a.is_nonnegative is False:
+            subs[a] = b - y
+    return subs
+
+
+def _sign_certificate(expr: sp.Expr, want: str) -> bool:
+    """True when SymPy's assumptions alone show ``expr`` has sign ``want``."""
+    for form in (expr, sp.factor(expr), sp.together(expr)):
+        val = {"pos": form.is_positive, "nonneg": form.is_nonnegative,
+               "zero": form.is_zero}[want]
+        if val:
+            return True
+    return False
+
+
+def sympy_stage(claim: Claim) -> ProofOutcome | None:
+    c = claim.conclusion
+    if c is sp.true:
+        return ProofOutcome("proved", "sympy-simplify", "the conclusion is trivially true")
+    if not isinstance(c, sp.core.relational.Relational) or isinstance(c, sp.Unequality):
+        return None
+    lhs, rhs = c.lhs, c.rhs
+    diff = sp.simplify(rhs - lhs) if _small(lhs, rhs) else sp.expand(rhs - lhs)
+    if isinstance(c, sp.Equality):
+        if diff == 0:
+            return ProofOutcome("proved", "sympy-simplify", "lhs - rhs simplifies to 0")
+        return None
+    if isinstance(c, (sp.GreaterThan, sp.StrictGreaterThan)):
+        diff = -diff
+    want = "pos" if isinstance(c, (sp.StrictLessThan, sp.StrictGreaterThan)) else "nonneg"
+    if _sign_certificate(diff, want):
+        return ProofOutcome("proved", "sympy-sign",
+                            f"rhs - lhs = {_short(diff)} is {'>' if want == 'pos' else '>='} 0 "
+                            "by the symbols' assumptions")
+    subs = _shifted(claim)
+    if subs:
+        shifted = sp.together(diff.subs(subs))
+        if _sign_certificate(shifted, want):
+            shown = ", ".join(f"{k} = {v}" for k, v in subs.items())
+            return ProofOutcome("proved", "sympy-sign",
+                                f"after {shown} (shift > 0): rhs - lhs = {_short(shifted)} "
+                                f"is {'>' if want == 'pos' else '>='} 0")
+    return None
+
+
+def _small(*exprs) -> bool:
+    return sum(sp.count_ops(e) for e in exprs) <= 120
+
+
+def _short(e, n: int = 120) -> str:
+    s = str(e)
+    return s if len(s) <= n else s[: n - 3] + "..."
+
+
+# --------------------------------------------------------------------------------------
+# z3 stage
+class Untranslatable(Exception):
+    pass
+
+
+class _Translator:
+    """SymPy → z3 reals, collecting side constraints for the fresh variables."""
+
+    def __init__(self):
+        self.vars: dict[sp.Symbol, z3.ArithRef] = {}
+        self.side: list = []
+        self.cache: dict[sp.Basic, z3.ArithRef] = {}
+        self.exps: list[tuple[z3.ArithRef, z3.ArithRef]] = []   # (arg, value)
+        self.logs: list[tuple[z3.ArithRef, z3.ArithRef]] = []
+        self.n_fresh = 0
+        self.opaque: list[str] = []
+
+    def fresh(self, tag: str) -> z3.ArithRef:
+        self.n_fresh += 1
+        return z3.Real(f"_{tag}{self.n_fresh}")
+
+    def symbol(self, s: sp.Symbol) -> z3.ArithRef:
+        if s not in self.vars:
+            v = z3.Real(s.name)
+            self.vars[s] = v
+            for c in symbol_constraints(s):
+                self.side.append(self.boolean(c))
+        return self.vars[s]
+
+    # ---------------------------------------------------------------- expressions
+    def expr(self, e: sp.Basic) -> z3.ArithRef:
+        if e in self.cache:
+            return self.cache[e]
+        out = self._expr(e)
+        self.cache[e] = out
+        return out
+
+    def _expr(self, e):
+        if isinstance(e, sp.Symbol):
+            return self.symbol(e)
+        if isinstance(e, sp.Integer):
+            return z3.RealVal(int(e))
+        if isinstance(e, sp.Rational):
+            return z3.RealVal(f"{e.p}/{e.q}")
+        if isinstance(e, sp.Float):
+            f = Fraction(str(e))
+            return z3.RealVal(f"{f.numerator}/{f.denominator}")
+        if isinstance(e, sp.NumberSymbol) or (e.is_number and e.is_real and not e.is_Rational
+                                              and not e.free_symbols
+                                              and not isinstance(e, (sp.Add, sp.Mul, sp.Pow))):
+            return self._constant(e)
+        if isinstance(e, sp.Add):
+            return z3.Sum([self.expr(a) for a in e.args])
+        if isinstance(e, sp.Mul):
+            out = self.expr(e.args[0])
+            for a in e.args[1:]:
+                out = out * self.expr(a)
+            return out
+        if isinstance(e, sp.Pow):
+            return self._pow(e)
+        if isinstance(e, sp.exp):
+            return self._exp(e.args[0])
+        if isinstance(e, sp.log):
+            if len(e.args) != 1:
+                return self._opaque(e)
+            return self._log(e.args[0])
+        if isinstance(e, (sp.Max, sp.Min)):
+            v = self.fresh("max" if isinstance(e, sp.Max) else "min")
+            args = [self.expr(a) for a in e.args]
+            for a in args:
+                self.side.append(v >= a if isinstance(e, sp.Max) else v <= a)
+            self.side.append(z3.Or([v == a for a in args]))
+            return v
+        if isinstance(e, sp.Abs):
+            a = self.expr(e.args[0])
+            v = self.fresh("abs")
+            self.side += [v >= a, v >= -a, z3.Or(v == a, v == -a)]
+            return v
+        if isinstance(e, sp.Piecewise):
+            v = self.fresh("pw")
+            prev = []
+            for piece, cond in e.args:
+                c = self.boolean(cond)
+                self.side.append(z3.Implies(z3.And(*([z3.Not(p) for p in prev] + [c])),
+                                            v == self.expr(piece)))
+                prev.append(c)
+            return v
+        if isinstance(e, (sp.floor, sp.ceiling)):
+            a = self.expr(e.args[0])
+            v = self.fresh("int")
+            if isinstance(e, sp.floor):
+                self.side += [v <= a, v > a - 1]
+            else:
+                self.side += [v >= a, v < a + 1]
+            return v
+        return self._opaque(e)
+
+    def _constant(self, e):
+        val = sp.N(e, 40)
+        if not val.is_real or not val.is_finite:
+            raise Untranslatable(f"constant {e}")
+        f = Fraction(str(val))
+        eps = Fraction(1, 10**30)
+        v = self.fresh("const")
+        lo, hi = f - eps * (1 + abs(f)), f + eps * (1 + abs(f))
+        self.side += [v >= z3.RealVal(f"{lo.numerator}/{lo.denominator}"),
+                      v <= z3.RealVal(f"{hi.numerator}/{hi.denominator}")]
+        return v
+
+    def _opaque(self, e):
+        if e.is_real is False or e.has(sp.I, sp.oo, -sp.oo, sp.zoo, sp.nan):
+            raise Untranslatable(f"non-real term {e}")
+        v = self.fresh("opaque")
+        self.opaque.append(_short(e, 60))
+        if e.is_positive:
+            self.side.append(v > 0)
+        elif e.is_nonnegative:
+            self.side.append(v >= 0)
+        elif e.is_negative:
+            self.side.append(v < 0)
+        elif e.is_nonpositive:
+            self.side.append(v <= 0)
+        return v
+
+    def _pow(self, e: sp.Pow):
+        base, ex = e.base, e.exp
+        if base is sp.E:
+            return self._exp(ex)
+        if isinstance(ex, sp.Integer):
+            k = int(ex)
+            if k == 0:
+                return z3.RealVal(1)
+            b = self.expr(base)
+            if k > 0:
+                return _ipow(b, k)
+            w = self.fresh("inv")
+            self.side.append(w * b == 1)
+            return _ipow(w, -k)
+        if isinstance(ex, sp.Rational):
+            p, q = int(ex.p), int(ex.q)
+            b = self.expr(base)
+            s = self.fresh("root")
+            # s = base**(1/q), real only for base >= 0 in SymPy's semantics
+            self.side += [s >= 0, b >= 0, _ipow(s, q) == b]
+            if p > 0:
+                return _ipow(s, p)
+            w = self.fresh("inv")
+            self.side.append(w * s == 1)
+            return _ipow(w, -p)
+        if base.is_positive:
+            # base**ex = exp(ex * log(base))
+            return self._exp(ex * sp.log(base))
+        return self._opaque(e)
+
+    def _exp(self, arg):
+        a = self.expr(arg)
+        v = self.fresh("exp")
+        self.side += [v > 0, v >= 1 + a, z3.Implies(a < 1, v * (1 - a) <= 1),
+                      z3.Implies(a == 0, v == 1)]
+        for (a2, v2) in self.exps:
+            self.side += [z3.Implies(a <= a2, v <= v2), z3.Implies(a2 <= a, v2 <= v),
+                          z3.Implies(a < a2, v < v2), z3.Implies(a2 < a, v2 < v)]
+        self.exps.append((a, v))
+        return v
+
+    def _log(self, arg):
+        x = self.expr(arg)
+        v = self.fresh("log")
+        self.side += [x > 0, v <= x - 1, v * x >= x - 1, z3.Implies(x == 1, v == 0)]
+        for (x2, v2) in self.logs:
+            self.side += [z3.Implies(x <= x2, v <= v2), z3.Implies(x2 <= x, v2 <= v),
+                          z3.Implies(x < x2, v < v2), z3.Implies(x2 < x, v2 < v)]
+        self.logs.append((x, v))
+        return v
+
+    # ---------------------------------------------------------------- booleans
+    def boolean(self, b) -> z3.BoolRef:
+        if b is sp.true or b is True:
+            return z3.BoolVal(True)
+        if b is sp.false or b is False:
+            return z3.BoolVal(False)
+        if isinstance(b, sp.And):
+            return z3.And([self.boolean(a) for a in b.args])
+        if isinstance(b, sp.Or):
+            return z3.Or([self.boolean(a) for a in b.args])
+        if isinstance(b, sp.Not):
+            return z3.Not(self.boolean(b.args[0]))
+        if isinstance(b, sp.Implies):
+            return z3.Implies(self.boolean(b.args[0]), self.boolean(b.args[1]))
+        if isinstance(b, sp.core.relational.Relational):
+            lhs, rhs = self.expr(b.lhs), self.expr(b.rhs)
+            op = b.rel_op
+            return {"<=": lhs <= rhs, "<": lhs < rhs, ">=": lhs >= rhs, ">": lhs > rhs,
+                    "==": lhs == rhs, "!=": lhs != rhs}[op]
+        raise Untranslatable(f"boolean {b}")
+
+
+def _ipow(x, k: int):
+    out = x
+    for _ in range(k - 1):
+        out = out * x
+    return out
+
+
+def z3_stage(claim: Claim, *, rlimit: int = DEFAULT_RLIMIT,
+             timeout_ms: int = DEFAULT_TIMEOUT_MS) -> ProofOutcome:
+    t0 = time.perf_counter()
+    tr = _Translator()
+    try:
+        goal = tr.boolean(claim.conclusion)
+        hyps = []
+        dropped = []
+        for h in claim.hypotheses:
+            try:
+                hyps.append(tr.boolean(h))
+            except Untranslatable:
+                dropped.append(str(h))   # dropping a hypothesis is sound for unsat
+        for s in claim.symbols:
+            tr.symbol(s)
+    except Untranslatable as exc:
+        return ProofOutcome("unknown", "z3-nra", f"not translatable to z3: {exc}",
+                            seconds=time.perf_counter() - t0)
+    solver = z3.SolverFor("QF_NRA") if not any(
+        isinstance(v, z3.ArithRef) and v.is_int() for v in tr.vars.values()) else z3.Solver()
+    solver.set("rlimit", int(rlimit))
+    solver.set("timeout", int(timeout_ms))
+    solver.add(*tr.side, *hyps, z3.Not(goal))
+    res = solver.check()
+    secs = time.perf_counter() - t0
+    extra = ""
+    if tr.opaque:
+        extra += f"; opaque terms: {', '.join(tr.opaque[:3])}"
+    if dropped:
+        extra += f"; hypotheses not used: {', '.join(dropped[:3])}"
+    if res == z3.unsat:
+        return ProofOutcome("proved", "z3-nra",
+                            f"z3: hypotheses ∧ ¬conclusion is unsat{extra}", seconds=secs)
+    if res == z3.sat:
+        m = solver.model()
+        model = {}
+        for s, v in tr.vars.items():
+            val = m.eval(v, model_completion=True)
+            model[s.name] = _z3_value(val)
+        exact = not tr.opaque and not tr.exps and not tr.logs and not dropped
+        return ProofOutcome("model", "z3-nra",
+                            f"z3: sat ({'exact' if exact else 'abstracted'} model){extra}",
+                            model=model, seconds=secs)
+    reason = solver.reason_unknown()
+    return ProofOutcome("unknown", "z3-nra", f"z3: unknown ({reason}){extra}", seconds=secs)
+
+
+def _z3_value(val) -> str:
+    if z3.is_rational_value(val):
+        f = val.as_fraction()
+        return str(sp.Rational(f.numerator, f.denominator))
+    if z3.is_algebraic_value(val):
+        return val.as_decimal(60).rstrip("?")
+    return str(val)
+
+
+def prove(claim: Claim, *, rlimit: int = DEFAULT_RLIMIT,
+          timeout_ms: int = DEFAULT_TIMEOUT_MS, use_z3: bool = True) -> ProofOutcome:
+    """Try to prove ``claim``: SymPy, then z3 (see module docstring)."""
+    if rlimit <= 0:
+        raise ValueError(f"rlimit must be > 0, got {rlimit}")
+    if timeout_ms <= 0:
+        raise ValueError(f"timeout_ms must be > 0, got {timeout_ms}")
+    t0 = time.perf_counter()
+    if any(h is sp.false for h in claim.hypotheses):
+        return ProofOutcome("proved", "sympy-simplify", "the hypotheses are contradictory",
+                            seconds=time.perf_counter() - t0)
+    out = sympy_stage(claim)
+    if out is not None:
+        out.seconds = time.perf_counter() - t0
+        return out
+    if claim.conclusion is sp.false and not claim.hypotheses:
+        return ProofOutcome("unknown", "sympy", "the conclusion is false",
+                            seconds=time.perf_counter() - t0)
+    if not use_z3:
+        return ProofOutcome("unknown", "sympy", "SymPy found no certificate",
+                            seconds=time.perf_counter() - t0)
+    out = z3_stage(claim, rlimit=rlimit, timeout_ms=timeout_ms)
+    out.seconds = time.perf_counter() - t0
+    return out
