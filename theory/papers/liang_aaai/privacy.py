@@ -1,0 +1,212 @@
+"""liang-aaai — privacy results, as printed in the AAAI version.
+
+Liang, Zhang, He, Wu, Xing: *An Improved Privacy and Utility Analysis of Differentially
+Private SGD with Bounded Domain and Smooth Losses* (AAAI 2026; file
+001_b80854f0281a567d.txt).
+
+Numbering of this version: the contraction-reduction lemma is Lemma A.1 (21); the
+standard facts are Lemmas A.2–A.6 (22–26); W∞ is Definition A.7 (27), its equivalent
+forms Lemma A.8, post-processing A.9 (28), convexity A.10 (29), composition A.11 (30),
+the SGM Definition A.12 (31–32) and its bound Lemma A.13 (33).  Lemma 3.2's full
+statement is Lemma B.1 (34)–(35), proved by (36)–(40); Theorem 3.3 = B.2 (41)–(42),
+proof (43)–(46); Theorem 3.4 = B.3 (47)–(48), proof (49)–(55) with the β optimisation
+(52)–(54).  The main text states Theorems 3.3/3.4 in O-form only (11)–(12).
+
+Readings chosen:
+- (40), second line, renders as "sup_v D_α(P_ψ(μ') ‖ P_{ν=v})"; read as the ICML (41)
+  line sup_v D_α(P_{ψ(μ')|μ'=v} ‖ P_{ψ'(ν)|ν=v}).
+- (53): β* = √(2αC²/(nbσ²)) / (√(2αC²/(nbσ²)) + √(α(1+ηL)²D²/(2η²σ²))), the square
+  roots spanning the whole fractions (the LaTeX form is unambiguous).
+- O(·) statements are encoded as ``D ≤ c_O · expr`` with c_O the hidden constant; the
+  proof's last step to such a form carries the constant it needs as a hypothesis.
+- Sec. 2.2 defines K = {θ : ‖θ‖ ≤ D} (a ball of radius D) while Algorithm 1 and the
+  proof of Theorem 3.4 use D as K's diameter; the step ``diam-k`` records the clash.
+"""
+from __future__ import annotations
+
+import sympy as sp
+
+from theory.model import Bound, Chain, Result, asm
+from theory.papers import liang_common as lc
+from theory.papers import liang_privacy as lp
+from theory.papers.liang_privacy import ALG, EQ, GE, GT, LE, LT, SCA, Numbering, _s, _with
+from theory.symbols import C, D, L, T, alpha, b, beta, eta, n, sigma_dp
+
+V = Numbering(
+    paper="liang-aaai",
+    ids={"def-2.5": "def-2.5", "lem-2.6": "lem-2.6", "lem-3.2": "lem-3.2",
+         "winf": "def-a.7", "weq": "lem-a.8", "post": "lem-a.9", "conv": "lem-a.10",
+         "comp": "lem-a.11", "sgm-def": "def-a.12", "sgm": "lem-a.13"},
+    eqs={"2.6": "5", "contraction": "21", "winf": "27", "post": "28", "conv": "29",
+         "comp": "30", "sgm-def": "32", "sgm": "33",
+         "3.2-1": "10", "3.2-2": "35", "36": "36", "37": "37", "38": "38", "39": "39",
+         "40": "40",
+         "40-note": "printed as sup_v D_α(P_ψ(μ') ‖ P_{ν=v}) (garbled); read as ICML (41)",
+         "3.3-1": "11", "3.3-2": "42", "43": "43", "44": "44", "45": "45", "46": "46",
+         "3.4-1": "12", "3.4-2": "48", "49": "49", "50": "50", "51": "51"},
+)
+
+# --- the β optimisation of App. B.3, as printed -----------------------------------------
+#: (52): g(β) = 2αC²/(βnbσ²) + α(1+ηL)²D²/(2η²σ²(1−β))
+G_52 = (2 * alpha * C**2 / (beta * n * b * sigma_dp**2)
+        + alpha * (1 + eta * L)**2 * D**2 / (2 * eta**2 * sigma_dp**2 * (1 - beta)))
+_SA = sp.sqrt(2 * alpha * C**2 / (n * b * sigma_dp**2))
+_SB = sp.sqrt(alpha * (1 + eta * L)**2 * D**2 / (2 * eta**2 * sigma_dp**2))
+#: (53): β* = √A / (√A + √B)
+BETA_STAR_53 = _SA / (_SA + _SB)
+#: (54): g(β*) = (√A + √B)²
+G_STAR_54 = (_SA + _SB)**2
+#: (55) and (47)'s O-expressions (note the 2 in (55)'s denominator, absent from (47))
+T_BAR_55 = (1 + eta * L)**2 * n * b * D**2 / (2 * eta**2 * C**2)
+T_BAR_47 = (1 + eta * L)**2 * n * b * D**2 / (eta**2 * C**2)
+T_BAR_48 = (1 + eta * L)**2 * n**2 * D**2 / (eta**2 * C**2)
+U_GC = alpha * C**2 / (n * b * sigma_dp**2)
+
+
+def theorem_3_4() -> Result:
+    w = "Theorem 3.4"
+    hyps = lp.theorem_3_4_hypotheses(w)
+    p2 = lc.part2_hypotheses(f"{w}, second part")
+    items = lp.theorem_3_4_common(V)
+    st1 = lc.c_O * U_GC * sp.Min(T, T_BAR_47)
+    st2 = lc.c_O * alpha * C**2 / (n**2 * sigma_dp**2) * sp.Min(T, T_BAR_48)
+    rhs51 = lp.STEP_GC + lp.DOMAIN_COST
+    bstar = BETA_STAR_53
+    optimisation = [
+        _s("eq-52", rhs51, EQ, G_52, ALG, eq="52", because="definition of g(β)"),
+        _s("eq-53", sp.diff(G_52, beta).subs(beta, bstar), EQ, 0, ALG, eq="53",
+           because="g'(β*) = 0 (setting g'(β) = 0)"),
+        _s("beta-star-pos", bstar, GT, 0, ALG, eq="53", because="β* ∈ (0, 1)"),
+        _s("beta-star-lt-1", bstar, LT, 1, ALG, eq="53", because="β* ∈ (0, 1)"),
+        _s("eq-54", G_52.subs(beta, bstar), EQ, G_STAR_54, ALG, eq="54",
+           because="substituting β* into g"),
+        _s("eq-54-min", G_52, GE, G_STAR_54, SCA, eq="54",
+           because="β* minimises g on (0, 1) (so g(β*) is the best bound of (51))"),
+    ]
+    eq55 = _s("eq-55", lc.D_last, LE, lc.c_O * U_GC * sp.Min(T, T_BAR_55), SCA, eq="55",
+              given=[asm(sp.Le(lc.D_last, 2 * alpha * C**2 * T / (beta * n * b * sigma_dp**2)),
+                         "(46), the linear bound"),
+                     asm(sp.Le(lc.D_last, G_STAR_54), "(54) at β = β*"),
+                     asm(sp.Ge(lc.c_O, 4 / beta), "any constant of O(·) (here ≥ 4/β)")],
+              because="'Combined with the linear bound in (46)'",
+              note="(55) prints min{T, (1+ηL)²nbD²/(2η²C²)}; (47) has no 2 (immaterial "
+                   "in O-form). (46) and (54) give at least min(2αC²T/(βnbσ²), 2αC²/(nbσ²)), "
+                   "which does not vanish as D → 0 while the O-expression does: no "
+                   "constant c_O makes this step follow.")
+    diam = _s("diam-k", lc.diam_K, LE, D, ALG,
+              given=[asm(sp.Eq(lc.diam_K, 2 * D), "Sec. 2.2: K = {θ : ‖θ‖ ≤ D}")],
+              because="the proof needs W∞(P_θτ, P_θ'τ) ≤ z_τ = D, i.e. diam K ≤ D",
+              note="Algorithm 1 calls D the diameter of K; Sec. 2.2 defines K as the ball of "
+                   "radius D, whose diameter is 2D")
+    chain1 = Chain("part-1-proof", tuple(items["chain"]), concludes=None,
+                   note="ends at (51); the O-form of (47) is reached by (52)–(55)")
+    chain2 = Chain("part-2-proof", tuple(_with(p2, [
+        _s("part-2-omitted", lc.D_last, LE, st2, lp.PRO,
+           because="'The proof under additional assumptions is also omitted here.'")])),
+        concludes="part-2")
+    return Result(
+        "liang-aaai:thm-3.4", "Privacy guarantee for DPSGD-DC",
+        "Sec. 3.1, eq. (12); full statement Theorem B.3 (47)–(48), proof App. B.3",
+        hypotheses=hyps,
+        statement=[_s("part-1", lc.D_last, LE, st1, lp.PRO, eq="12",
+                      because="proved in App. B.3", note="also (47); c_O the O(·) constant"),
+                   _s("part-2", lc.D_last, LE, st2, lp.PRO, given=p2, eq="48",
+                      because="proof omitted in the paper")],
+        proof=[diam, items["z-tau"], items["a-tau"], items["49"], chain1, items["min-tau"],
+               *optimisation, eq55, chain2],
+        bounds=[Bound("part-1", U_GC * sp.Min(T, T_BAR_47), algorithm="DPSGD-DC",
+                      loss_class="L-smooth", hypotheses=hyps, form="O", order=alpha,
+                      mechanism="last-iterate"),
+                Bound("part-2", alpha * C**2 / (n**2 * sigma_dp**2) * sp.Min(T, T_BAR_48),
+                      algorithm="DPSGD-DC", loss_class="L-smooth", hypotheses=hyps + p2,
+                      form="O", order=alpha, mechanism="last-iterate"),
+                Bound("b3-explicit", lp.STEP_GC + lp.DOMAIN_COST, algorithm="DPSGD-DC",
+                      loss_class="L-smooth", hypotheses=hyps, form="explicit", order=alpha,
+                      mechanism="last-iterate",
+                      note="the explicit bound (51) the proof establishes on the way"),
+                Bound("b3-optimised", G_STAR_54, algorithm="DPSGD-DC", loss_class="L-smooth",
+                      hypotheses=hyps, form="explicit", order=alpha, mechanism="last-iterate",
+                      note="g(β*) of (54)")],
+    )
+
+
+def table_1() -> Result:
+    M = lc.M_lip
+    smooth = asm(lp.SMOOTH, "Table 1")
+    convex = asm("the loss is convex", "Table 1")
+    lip = asm("the loss is M-Lipschitz", "Table 1")
+    alt_h = [convex, smooth, lip, asm(sp.Le(eta, 2 / L), "Table 1"),
+             asm(sp.Le(b, n / 5), "Table 1"),
+             asm(sp.Gt(sigma_dp, 8 * sp.sqrt(2) * M / b), "Table 1"),
+             lc.alpha_star_hypothesis(b / n, b * sigma_dp / (2 * sp.sqrt(2) * M), "Table 1")]
+    return Result(
+        "liang-aaai:tab-1", "Comparison of RDP guarantees (Table 1)", "Sec. 1.3",
+        hypotheses=[asm(sp.Gt(alpha, 1), "Def. 2.3"), *lp.lc.beta_interval("Thm B.2")],
+        proof=[_s("ours-unbounded-vs-thm-b.2", 2 * alpha * C**2 * T / (beta * n * b * sigma_dp**2),
+                  LE, lc.c_O * U_GC * T, ALG,
+                  given=[asm(sp.Ge(lc.c_O, 2 / beta), "O(·) hides 2/β")],
+                  because="liang-aaai:thm-3.3 (46)")],
+        bounds=[
+            Bound("feldman-2018", alpha * M**2 * T / (b**2 * sigma_dp**2), algorithm="DPSGD-GC",
+                  loss_class="convex-L-smooth",
+                  hypotheses=[convex, smooth, lip, asm(sp.Le(eta, 2 / L), "Table 1")],
+                  form="O", order=alpha, mechanism="last-iterate",
+                  note="Feldman et al. 2018; unbounded"),
+            Bound("altschuler-talwar-2022",
+                  alpha * M**2 / (n**2 * sigma_dp**2) * sp.Min(T, D * n / (eta * M)),
+                  algorithm="DPSGD-DC", loss_class="convex-L-smooth", hypotheses=alt_h,
+                  form="O", order=alpha, mechanism="last-iterate",
+                  note="Altschuler & Talwar 2022; bounded"),
+            Bound("ours-unbounded", U_GC * T, algorithm="DPSGD-GC", loss_class="L-smooth",
+                  hypotheses=[smooth], form="O", order=alpha, mechanism="last-iterate"),
+            Bound("ours-bounded", U_GC * sp.Min(T, T_BAR_47), algorithm="DPSGD-DC",
+                  loss_class="L-smooth", hypotheses=[smooth], form="O", order=alpha,
+                  mechanism="last-iterate"),
+        ],
+        note="rows not encoded: Kong & Ribero 2024 (m-weakly convex: no loss class in the "
+             "vocabulary), Chien & Li 2024 (no analytical form)",
+    )
+
+
+E1_TRIVIAL = 2 * alpha * (D + eta * C / b)**2 / sigma_dp**2
+
+
+def remark_e_1() -> list[Result]:
+    hyps = [asm(sp.Gt(alpha, 1), "Def. 2.3"), asm("the domain K has diameter D", "App. E.1")]
+    fixed = 2 * alpha * (D + eta * C / b)**2 / (eta**2 * sigma_dp**2)
+    return [
+        Result("liang-aaai:rem-e.1", "Trivial bound under a bounded domain (App. E.1)",
+               "App. E.1", hypotheses=hyps,
+               statement=[_s("statement", lc.D_last, LE, E1_TRIVIAL, lp.PRO,
+                             because="post-processing (Lemma A.9) and the Gaussian mechanism",
+                             note="as printed: 2α(D + ηC/b)²/σ_DP²; the parameter noise is "
+                                  "ησ_DP, so this is not dimensionless (see +fix)")],
+               bounds=[Bound("trivial", E1_TRIVIAL, algorithm="DPSGD-DC", loss_class="any",
+                             hypotheses=hyps, form="explicit", order=alpha,
+                             mechanism="last-iterate")]),
+        Result("liang-aaai:rem-e.1+fix", "Trivial bound, dimensionally repaired", "App. E.1",
+               hypotheses=hyps, variant_of="liang-aaai:rem-e.1",
+               statement=[_s("statement", lc.D_last, LE, fixed, lp.PRO,
+                             because="post-processing and the Gaussian mechanism with noise "
+                                     "ησ_DP in parameter space")],
+               bounds=[Bound("trivial", fixed, algorithm="DPSGD-DC", loss_class="any",
+                             hypotheses=hyps, form="explicit", order=alpha,
+                             mechanism="last-iterate")],
+               note="changes σ_DP² to η²σ_DP² (the last update adds ηζ_T, ζ_T ~ N(0, σ_DP² I))"),
+    ]
+
+
+_defs = lp.definitions(V)
+RESULTS = [
+    _defs[0], _defs[1], _defs[2], lp.lemma_2_4(V), _defs[3], lp.lemma_2_6(V),
+    lp.lemma_3_2(V, "Sec. 3.1, eq. (10); full statement Lemma B.1 (34)–(35), proof App. B.1"),
+    lp.theorem_3_3(V, "Sec. 3.1, eq. (11); full statement Theorem B.2 (41)–(42), proof App. B.2",
+                   o_form=True),
+    theorem_3_4(),
+    table_1(),
+    lp.contraction_reduction(V, "lem-a.1", "App. A.1, eq. (21)"),
+    *lp.standard_facts(V, ("a.2", "a.3", "a.4", "a.5", "a.6"), ("22", "23", "24", "25", "26"),
+                       "App. A.2"),
+    *lp.privacy_lemmas(V, "App. A.3"),
+    *remark_e_1(),
+]
