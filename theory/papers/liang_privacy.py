@@ -439,7 +439,10 @@ def theorem_3_4_common(v: Numbering) -> dict:
                         because="z_{τ+1} = (1+ηL) z_τ − a_τ with z_τ = D; then z_t = 0 for "
                                 "t > τ (a_t = 0) and z_T = 0")
     items["49"] = _s(v.lbl("49"), lc.D_next, LE, lc.D_cur + B + SHIFT_COST_T, PRO,
-                     because=f"as ({v.eq('44')})", eq=v.eq("49"))
+                     because=f"as ({v.eq('44')})", eq=v.eq("49"),
+                     note="DPSGD-DC adds the projection Π_K after the noise; the paper does "
+                          "not say so, but Π_K is 1-Lipschitz, so the contraction-reduction "
+                          "lemma with s = 0 carries (44) over")
     items["chain"] = [
         _s(v.lbl("50", 1), lc.D_last, LE, lc.D_tau + sum_cost + (T - tau) * B, PRO,
            because=f"({v.eq('49')}) for t = T−1, …, τ (induction)", eq=v.eq("50"),

@@ -168,6 +168,30 @@ def table_1() -> Result:
     )
 
 
+def theorem_3_4_fix() -> Result:
+    """(55) repaired: the bounds (46) and (54) do give an O-form, with min{T, 2 + T̄}."""
+    w = "Theorem 3.4 (repaired O-form)"
+    hyps = lp.theorem_3_4_hypotheses(w)
+    st = lc.c_O * U_GC * sp.Min(T, 2 + T_BAR_47)
+    step = _s("eq-55", lc.D_last, LE, st, SCA, eq="55",
+              given=[asm(sp.Le(lc.D_last, 2 * alpha * C**2 * T / (beta * n * b * sigma_dp**2)),
+                         "(46), the linear bound"),
+                     asm(sp.Le(lc.D_last, G_STAR_54), "(54) at β = β*"),
+                     asm(sp.Ge(lc.c_O, 2 / beta), "the constant 2/β")],
+              because="(46) and (54): min(2uT/β, u(√2 + √T̄')²) ≤ (2/β)·u·min(T, 2 + T̄)")
+    return Result(
+        "liang-aaai:thm-3.4+fix", "Privacy guarantee for DPSGD-DC, O-form repaired",
+        "App. B.3, (55)", hypotheses=hyps, variant_of="liang-aaai:thm-3.4",
+        statement=[_s("part-1", lc.D_last, LE, st, lp.PRO, because="(55) repaired")],
+        proof=[Chain("part-1-proof", (step,), concludes="part-1")],
+        bounds=[Bound("part-1", U_GC * sp.Min(T, 2 + T_BAR_47), algorithm="DPSGD-DC",
+                      loss_class="L-smooth", hypotheses=hyps, form="O", order=alpha,
+                      mechanism="last-iterate")],
+        note="changes min{T, T̄} of (47)/(55) to min{T, 2 + T̄}, T̄ = (1+ηL)²nbD²/(η²C²): the "
+             "one-step term 2αC²/(βnbσ²) of (51) does not vanish as D → 0",
+    )
+
+
 E1_TRIVIAL = 2 * alpha * (D + eta * C / b)**2 / sigma_dp**2
 
 
@@ -203,6 +227,7 @@ RESULTS = [
     lp.theorem_3_3(V, "Sec. 3.1, eq. (11); full statement Theorem B.2 (41)–(42), proof App. B.2",
                    o_form=True),
     theorem_3_4(),
+    theorem_3_4_fix(),
     table_1(),
     lp.contraction_reduction(V, "lem-a.1", "App. A.1, eq. (21)"),
     *lp.standard_facts(V, ("a.2", "a.3", "a.4", "a.5", "a.6"), ("22", "23", "24", "25", "26"),
