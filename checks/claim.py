@@ -46,6 +46,8 @@ class Claim:
         syms: set[sp.Symbol] = set(self.conclusion.free_symbols)
         for h in self.hypotheses:
             syms |= h.free_symbols
+        for _, e in self.definitions:
+            syms |= e.free_symbols
         return tuple(sorted(syms, key=lambda s: s.name))
 
     def key(self) -> str:
@@ -118,11 +120,17 @@ def make_claim(conclusion: sp.Basic, hypotheses: Iterable = ()) -> Claim:
 
 
 def _definition(h) -> tuple[sp.Symbol, sp.Expr] | None:
+    """``x = expr`` (or ``x**k = expr`` with x positive) read as a definition of x."""
     if not isinstance(h, sp.Equality):
         return None
     for a, b in ((h.lhs, h.rhs), (h.rhs, h.lhs)):
         if isinstance(a, sp.Symbol) and a not in b.free_symbols and not a.is_integer:
             return a, b
+    for a, b in ((h.lhs, h.rhs), (h.rhs, h.lhs)):
+        if (isinstance(a, sp.Pow) and isinstance(a.base, sp.Symbol) and a.base.is_positive
+                and not a.base.is_integer and a.exp.is_Rational and a.exp > 0
+                and a.base not in b.free_symbols):
+            return a.base, b ** (1 / a.exp)
     return None
 
 

@@ -255,8 +255,11 @@ class _Evaluator:
                 if r not in self.rels:
                     self.rels.append(r)
         exprs = [e for r in self.rels for e in (r.lhs, r.rhs)]
-        self._np = sp.lambdify(self.syms, exprs, modules="numpy")
-        self._mp = sp.lambdify(self.syms, exprs, modules="mpmath")
+        exprs, np_funcs, mp_funcs = _numeric_ready(exprs)
+        self._np = sp.lambdify(self.syms, _float_friendly(exprs),
+                               modules=[np_funcs, "numpy"])
+        self._mp = sp.lambdify(self.syms, exprs, modules=[mp_funcs, "mpmath"])
+        self.strict = isinstance(claim.conclusion, (sp.StrictLessThan, sp.StrictGreaterThan))
 
     # ---- numpy
     def sides_np(self, vals: np.ndarray) -> list[np.ndarray]:
@@ -295,13 +298,24 @@ class _Evaluator:
             rel_slack[r] = _rel_slack_np(r, a, b)
         ok = np.ones(vals.shape[1], dtype=bool)
         ok &= np.all(np.isfinite(vals), axis=0)
+        n = vals.shape[1]
         for h in self.claim.hypotheses:
             s, strict = _bool_np(h, rel_slack)
+            s = np.broadcast_to(s, (n,))
             ok &= (s > 0) if strict else (s >= 0)
             ok &= ~np.isnan(s)
-        concl, _ = _bool_np(self.claim.conclusion, rel_slack)
+        concl, self.strict = _bool_np(self.claim.conclusion, rel_slack)
+        concl = np.array(np.broadcast_to(concl, (n,)), dtype=float)
         ok &= ~np.isnan(concl)
         return ok, concl
+
+    def candidate(self, slack):
+        """Is a float slack a candidate violation?  (Near 0 too, for strict claims:
+        equality decides them, and only exact arithmetic can tell.)"""
+        slack = np.asarray(slack)
+        if self.strict:
+            return slack <= CANDIDATE_TOL
+        return slack < -CANDIDATE_TOL
 
     # ---- mpmath
     def slack_mp(self, point: dict[sp.Symbol, Fraction], dps: int):
@@ -316,6 +330,28 @@ class _Evaluator:
             hyps_ok = all(_bool_mp(h, rel_slack) for h in self.claim.hypotheses)
             concl = _bool_mp_slack(self.claim.conclusion, rel_slack)
             return hyps_ok, concl
+
+    def slack_value(self, x: np.ndarray, dps: int = 30) -> float | None:
+        """The conclusion's slack at a float point, evaluated with mpmath (for reports:
+        float slacks suffer cancellation)."""
+        try:
+            with mpmath.workdps(dps):
+                args = [(int(v) if s.is_integer else mpmath.mpf(float(v)))
+                        for v, s in zip(x, self.syms)]
+                sides = self._mp(*args)
+                rel_slack = {}
+                for k, r in enumerate(self.rels):
+                    a, b = mpmath.mpmathify(sides[2 * k]), mpmath.mpmathify(sides[2 * k + 1])
+                    if a.imag or b.imag:
+                        return None
+                    a, b = a.real, b.real
+                    scale = max(abs(a), abs(b))
+                    rel_slack[r] = np.array(float((b - a) / scale) if scale else 0.0)
+            val, _ = _bool_np(self.claim.conclusion, rel_slack)
+            val = float(val)
+            return val if math.isfinite(val) else None
+        except Exception:
+            return None
 
     def _rel_slack_mp(self, r, a, b, point):
         """(signed slack, exact_zero) for a relation at mpmath precision."""
@@ -338,6 +374,86 @@ class _Evaluator:
                 else:
                     return (None, False)
         return (rel, exact_zero)
+
+
+#: a sum with more terms than this is not evaluated (the point is skipped)
+MAX_SUM_TERMS = 20_000
+
+
+def _harmonic_np(n, m=1):
+    from scipy import special
+    n = np.asarray(n, dtype=float)
+    if np.all(np.asarray(m) == 1):
+        return special.digamma(n + 1) + np.euler_gamma
+    return special.zeta(m) - special.zeta(m, n + 1)
+
+
+def _harmonic_mp(n, m=1):
+    if m == 1:
+        return mpmath.harmonic(n)
+    return mpmath.zeta(m) - mpmath.zeta(m, n + 1)
+
+
+def _numeric_ready(exprs):
+    """Prepare expressions for numeric evaluation: ``Sum`` → its closed form when SymPy
+    finds one, else a capped term-by-term evaluator; ``harmonic`` via digamma/zeta."""
+    np_funcs = {"harmonic": _harmonic_np}
+    mp_funcs = {"harmonic": _harmonic_mp}
+    counter = [0]
+
+    def replace_sum(e):
+        closed = e.doit()
+        if not closed.has(sp.Sum) and not closed.has(sp.Piecewise):
+            return closed
+        if len(e.limits) != 1:
+            raise ValueError(f"nested sums are not supported: {e}")
+        (idx, lo, hi), = e.limits
+        others = sorted(e.free_symbols, key=lambda x: x.name)
+        counter[0] += 1
+        name = f"_dpsum{counter[0]}"
+        f_np = sp.lambdify([idx] + others, e.function, modules="numpy")
+        f_mp = sp.lambdify([idx] + others, e.function, modules="mpmath")
+        bounds = sp.lambdify(others, [lo, hi], modules="math")
+
+        def one_np(*vals):
+            a, b = bounds(*vals)
+            if not (math.isfinite(a) and math.isfinite(b)) or b - a + 1 > MAX_SUM_TERMS:
+                return math.nan
+            ks = np.arange(int(round(a)), int(round(b)) + 1, dtype=float)
+            if ks.size == 0:
+                return 0.0
+            return float(np.sum(np.broadcast_to(f_np(ks, *vals), ks.shape)))
+
+        def np_impl(*arrays):
+            arrays = np.broadcast_arrays(*[np.asarray(a, dtype=float) for a in arrays])
+            flat = [a.ravel() for a in arrays]
+            out = np.array([one_np(*[f[i] for f in flat]) for i in range(flat[0].size)])
+            return out.reshape(arrays[0].shape) if arrays else out
+
+        def mp_impl(*vals):
+            a, b = (int(v) for v in bounds(*[float(v) for v in vals]))
+            if b - a + 1 > MAX_SUM_TERMS:
+                raise ValueError("sum too long")
+            return mpmath.fsum(f_mp(k, *vals) for k in range(a, b + 1))
+
+        np_funcs[name] = np_impl
+        mp_funcs[name] = mp_impl
+        return sp.Function(name)(*others)
+
+    out = [e.replace(lambda x: isinstance(x, sp.Sum), replace_sum) for e in exprs]
+    return out, np_funcs, mp_funcs
+
+
+def _float_friendly(exprs):
+    """log(1+x) → log1p(x), exp(x)-1 → expm1(x) ...: fewer false float violations."""
+    from sympy.codegen.rewriting import optimize, optims_c99
+    out = []
+    for e in exprs:
+        try:
+            out.append(optimize(e, optims_c99) if sp.count_ops(e) < 200 else e)
+        except Exception:
+            out.append(e)
+    return out
 
 
 def _pyval(v, s):
@@ -471,7 +587,7 @@ def simplify_point(ev: "_Evaluator", x: np.ndarray, rounds: int = 2) -> np.ndarr
 
     def violates(p):
         ok, concl = ev.slacks_np(p[:, None])
-        return bool(ok[0]) and concl[0] < -CANDIDATE_TOL
+        return bool(ok[0]) and ev.candidate(concl[0])
 
     if not violates(x):
         return x
@@ -639,7 +755,7 @@ def search(claim: Claim, *, budget: int = 2000, seed: int = 0,
                 cands.append(vals[:, j])
     detail = [f"random: {budget} points, {int(ok.sum())} feasible"]
     # candidates from phase 1
-    bad = np.flatnonzero(ok & (concl < -CANDIDATE_TOL))
+    bad = np.flatnonzero(ok & ev.candidate(concl))
     by_slack = list(bad[np.argsort(concl[bad])][:3])
     by_simplicity = sorted(bad, key=lambda j: (sum(_complexity(v) for v in vals[:, j]),
                                                concl[j]))[:3]
@@ -674,7 +790,7 @@ def search(claim: Claim, *, budget: int = 2000, seed: int = 0,
         detail.append(f"polish: {nfev} evaluations")
         if pol_best is not None:
             x, s = pol_best
-            if s < -CANDIDATE_TOL:
+            if ev.candidate(s):
                 cx = _confirm_simplified(claim, ev, x)
                 if cx is not None:
                     out.counterexample = cx
@@ -685,11 +801,11 @@ def search(claim: Claim, *, budget: int = 2000, seed: int = 0,
             vals = np.concatenate([vals, x[:, None]], axis=1)
             ok = np.append(ok, True)
             concl = np.append(concl, s)
-    _record(out, ok, concl, vals, syms)
+    _record(out, ok, concl, vals, syms, ev)
     if out.feasible == 0:
         detail.append("no point satisfied the hypotheses")
-    elif out.slack is not None and out.slack < -CANDIDATE_TOL:
-        detail.append("float violations were not confirmed at 50 digits (rounding)")
+    elif ev.candidate(concl[ok]).any():
+        detail.append("float violations were rounding: not confirmed at 50 digits")
     out.detail = "; ".join(detail)
     return out
 
@@ -709,13 +825,25 @@ def _best(ok, concl):
     return int(np.argmin(np.where(ok, concl, np.inf)))
 
 
-def _record(out: SearchOutcome, ok, concl, vals, syms):
+def _record(out: SearchOutcome, ok, concl, vals, syms, ev=None):
     j = _best(ok, concl)
     out.feasible = max(out.feasible, int(ok.sum()))
     if j is None:
         return
     out.slack = float(concl[j]) + 0.0   # no negative zero
     out.where = {s.name: _fmt(v, s) for s, v in zip(syms, vals[:, j])}
+    if ev is not None:
+        # re-evaluate the few smallest float slacks accurately; report the smallest
+        best = None
+        for k in np.argsort(np.where(ok, concl, np.inf))[:5]:
+            if not ok[k]:
+                break
+            v = ev.slack_value(vals[:, k])
+            if v is not None and (best is None or v < best[0]):
+                best = (v, k)
+        if best is not None:
+            out.slack = best[0] + 0.0
+            out.where = {s.name: _fmt(v, s) for s, v in zip(syms, vals[:, best[1]])}
 
 
 def _fmt(v, s):
@@ -758,7 +886,7 @@ def _hypothesis_phase(ev: _Evaluator, doms, n_examples: int, seed: int):
         target(-s, label="slack")
         if s < state["best_slack"]:
             state["best_slack"], state["best"] = s, vals[:, 0].copy()
-        if s < -CANDIDATE_TOL:
+        if ev.candidate(s):
             raise _Found(vals[:, 0].copy())
 
     found = None

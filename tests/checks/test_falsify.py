@@ -1,0 +1,114 @@
+"""checks.falsify: false claims REFUTED by witnesses that satisfy every hypothesis
+(re-checked here independently with SymPy's exact arithmetic), true ones never."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import sympy as sp
+
+from checks.claim import step_claim
+from checks.falsify import _domains, _sample, confirm, search
+from theory.symbols import C, L, T, alpha, b, beta, eta, mu, n, q, sigma_dp, t
+
+x, y = sp.symbols("x y", positive=True)
+
+
+def _exact_check(claim, cx):
+    """Independent exact re-check: every hypothesis holds, the conclusion fails."""
+    sub = {s: sp.Rational(cx[s.name]) for s in claim.symbols}
+    for s, v in sub.items():
+        if s.is_integer:
+            assert v.q == 1, f"{s} must be an integer, got {v}"
+        if s.is_positive:
+            assert v > 0
+    for h in claim.hypotheses:
+        assert bool(sp.N(h.subs(sub), 60)) if not h.subs(sub) in (sp.true, sp.false) \
+            else h.subs(sub) is sp.true, f"hypothesis {h} fails at {cx}"
+    concl = claim.conclusion.subs(sub)
+    assert concl is sp.false or not bool(sp.N(concl, 60)) if concl not in (sp.true,) \
+        else False, f"conclusion holds at {cx}"
+
+
+FALSE = [
+    pytest.param((x + y) / 2, "<=", sp.sqrt(x * y), [], id="reverse-am-gm"),
+    pytest.param(alpha / (alpha - 1), "<=", 2, [alpha > 1], id="alpha-near-1"),
+    pytest.param(1 - eta * mu, ">=", sp.Rational(1, 2), [eta <= 1 / L, mu <= L],
+                 id="ordering"),
+    pytest.param(n, ">=", 6 * b, [b <= n / 5], id="integers"),
+    pytest.param(sp.log(1 + x), "<=", x - x**2 / 3, [], id="log-series"),
+    pytest.param(sp.exp(-x), "<=", 1 - x / 2, [x < 3], id="interval"),
+    pytest.param(sp.Sum(1 / (t + 1), (t, 0, T - 1)), "<=", sp.log(T), [], id="harmonic"),
+    pytest.param(beta * (1 - beta), "<", sp.Rational(1, 4), [beta < 1], id="strict-at-1/2"),
+]
+
+
+@pytest.mark.parametrize("lhs, rel, rhs, hyps", FALSE)
+def test_false_claims_refuted_with_valid_witness(lhs, rel, rhs, hyps):
+    claim = step_claim(lhs, rel, rhs, hyps)
+    out = search(claim, budget=800, seed=3)
+    assert out.counterexample is not None, out.detail
+    _exact_check(claim, out.counterexample)
+
+
+TRUE = [
+    pytest.param(sp.sqrt(x * y), "<=", (x + y) / 2, [], id="am-gm"),
+    pytest.param(8 * alpha * C**2 / (beta * n**2 * sigma_dp**2), "<=",
+                 2 * alpha * C**2 / (beta * n * b * sigma_dp**2), [b <= n / 5], id="lemma"),
+    pytest.param((1 + x)**T, ">=", 1 + T * x, [], id="bernoulli"),
+    pytest.param(sp.log(1 + x), "<=", x, [], id="log"),
+]
+
+
+@pytest.mark.parametrize("lhs, rel, rhs, hyps", TRUE)
+def test_true_claims_not_refuted(lhs, rel, rhs, hyps):
+    out = search(step_claim(lhs, rel, rhs, hyps), budget=400, seed=1)
+    assert out.counterexample is None
+    assert out.feasible > 0 and out.samples >= 400
+    assert out.slack is not None and out.slack > -1e-6
+
+
+def test_rounding_is_not_a_counterexample():
+    # an identity that float arithmetic gets wrong at large magnitudes
+    claim = step_claim((x + 1)**2 - x**2, "=", 2 * x + 1)
+    assert search(claim, budget=500, seed=0).counterexample is None
+
+
+def test_confirm_rejects_points_violating_hypotheses():
+    claim = step_claim(alpha / (alpha - 1), "<=", 2, [alpha > 1])
+    assert confirm(claim, {"alpha": "1/2"}) is None      # alpha > 1 fails
+    assert confirm(claim, {"alpha": "3/2"}) == {"alpha": "3/2"}
+    assert confirm(claim, {"alpha": "3"}) is None         # conclusion holds
+
+
+def test_confirm_checks_integrality():
+    claim = step_claim(n, ">=", 6 * b, [b <= n / 5])
+    assert confirm(claim, {"n": "5", "b": "1"}) == {"b": "1", "n": "5"}
+    assert confirm(claim, {"n": "5.5", "b": "1"}) is None
+
+
+def test_sampler_respects_domains_and_orderings():
+    claim = step_claim(eta, "<=", 1, [eta <= 1 / L, mu <= L, alpha > 1, beta < 1, b <= n / 5])
+    doms = _domains(claim)
+    rng = np.random.default_rng(0)
+    vals = _sample(doms, rng.integers(0, 7, (len(doms), 3000)), rng.random((len(doms), 3000)))
+    v = dict(zip([d.sym for d in doms], vals))
+    ok = np.all(np.isfinite(vals), axis=0)
+    assert ok.mean() > 0.9
+    assert np.all(v[alpha][ok] > 1) and np.all((v[beta][ok] > 0) & (v[beta][ok] < 1))
+    assert np.all(v[mu][ok] <= v[L][ok]) and np.all(v[b][ok] <= v[n][ok] / 5)
+    assert np.all(v[n][ok] == np.round(v[n][ok]))
+    # many decades and the boundary are explored
+    assert v[L][ok].min() < 1e-6 and v[L][ok].max() > 1e6
+    assert (v[alpha][ok] - 1).min() < 1e-8
+
+
+def test_same_seed_same_outcome():
+    claim = step_claim(sp.log(1 + x), "<=", x, [])
+    a = search(claim, budget=300, seed=7)
+    b_ = search(claim, budget=300, seed=7)
+    assert (a.slack, a.where, a.samples) == (b_.slack, b_.where, b_.samples)
+
+
+def test_budget_validation():
+    with pytest.raises(ValueError, match="budget must be an integer >= 1"):
+        search(step_claim(x, "<=", x + 1), budget=0)
