@@ -211,6 +211,9 @@ def sgm_bound(v: Numbering, section: str) -> Result:
     hyps = [asm(sp.Gt(alpha, 1), "Def. A.12: α > 1"), asm(sp.Gt(q, 0), "Def. A.12: 0 < q"),
             asm(sp.Le(q, sp.Rational(1, 5)), w), asm(sp.Gt(sigma, 4), w),
             lc.alpha_star_hypothesis(q, sigma, w)]
+    c1, c2 = lc.alpha_star_conditions(alpha, q, sigma)
+    hyps += [asm(c1, f"{w}, ({v.eq('sgm')}) first condition", name="alpha-star-condition-1"),
+             asm(c2, f"{w}, ({v.eq('sgm')}) second condition", name="alpha-star-condition-2")]
     return Result(
         v.rid("sgm"), "Upper bound on Rényi divergence of the SGM (Mironov, Talwar, and Zhang 2019)",
         f"{section}, eq. ({v.eq('sgm')})",
