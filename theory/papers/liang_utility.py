@@ -175,8 +175,8 @@ def _facts(v: Version):
     """Scalar implications of the two Beck lemmas, as the proof uses them."""
     sm, sc = f"Lemma {v.lem_smooth}", f"Lemma {v.lem_sc}"
     return {
-        "smooth": asm(grad_norm ** 2 <= 2 * L * gap, sm, "‖∇l‖² ≤ 2L(l − l*)"),
-        "sc_dist": asm(dist ** 2 <= 2 * gap / mu, sc, "‖θ − θ*‖² ≤ (2/μ)(l − l*)"),
+        "smooth": asm(grad_norm <= sqrt(2 * L * gap), sm, "‖∇l‖² ≤ 2L(l − l*)"),
+        "sc_dist": asm(dist <= sqrt(2 * gap / mu), sc, "‖θ − θ*‖² ≤ (2/μ)(l − l*)"),
         "sc_pl": asm(gap <= grad_norm ** 2 / (2 * mu), sc, "l − l* ≤ ‖∇l‖²/(2μ)"),
         "sc_grad": asm(mu * dist <= grad_norm, sc, "μ‖θ − θ*‖ ≤ ‖∇l‖"),
         "convex": asm(inner >= gap, f"convexity ({sm})", "∇lᵀ(θ − θ*) ≥ l − l*"),
@@ -551,7 +551,7 @@ def _averaging(eqn: str, coef, case: str, every) -> Chain:
     """(57)/(61): telescoping the recursion E‖θ_{t+1}−θ*‖² ≤ ‖θ_t−θ*‖² − a√gap_t + dη²σ²."""
     a = coef * eta * C / sqrt(2 * L)
     explicit = (D ** 2 / (T + 1) + d * eta ** 2 * sigma_dp ** 2) / a
-    K = 1 / (coef * sqrt(2))    # explicit = K*(√L D²/(ηC(T+1)) + dησ²√L/C)
+    K = sqrt(2) / coef          # explicit = K*(√L D²/(ηC(T+1)) + dησ²√L/C)
     return Chain(f"chain-{eqn}", [
         Step(f"eq-{eqn}-explicit", avg_sqrt_gap, "<=", explicit, eq=eqn,
              because="sum the recursion over t = 0..T, ‖θ_0 − θ*‖ ≤ D, E‖θ_{T+1} − θ*‖² ≥ 0",
@@ -653,8 +653,11 @@ def _sub(label, lhs, rhs, sig2, where, extra=()):
 
 
 def _part2(where):
-    return [asm(b <= n / 5, where), asm(sigma_dp > 8 * C / (b * sqrt(beta)), where),
-            asm(beta < 1, where), asm("alpha <= alpha*(b/n, b sqrt(beta) sigma_dp/(2C))", where)]
+    """Part (ii)'s extra conditions.  Recorded as predicates: the substitution does not use
+    them, and as relations next to the equality σ_DP² = … they would only make the
+    counterexample search infeasible."""
+    return [asm("b <= n/5", where), asm("sigma_dp > 8C/(b sqrt(beta)), beta in (0, 1)", where),
+            asm("alpha <= alpha*(b/n, b sqrt(beta) sigma_dp/(2C))", where)]
 
 
 def tradeoff(rid: str, title: str, where: str, base_hyp, lhs5, lhs6, parts) -> Result:
