@@ -15,6 +15,18 @@ from checks.simulate.problems import PROBLEMS, make_problem
 from checks.simulate.runner import InclusionClock, resolve_device, simulate, simulate_pair
 
 
+@pytest.fixture(autouse=True, scope="module")
+def _one_torch_thread():
+    """Small tensors gain nothing from intra-op threads, and on a shared 2-core CI box
+    spinning OpenMP threads slow these tests down by an order of magnitude."""
+    import torch
+    old = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(old)
+
+
+
 def _gc(**kw):
     return Hyper(**{"eta": 0.1, "C": 1.0, "sigma_dp": 1.0, "b": 5, **kw})
 

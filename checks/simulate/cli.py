@@ -1,0 +1,199 @@
+"""``dpcheck simulate``: run a DP-SGD variant many times on a toy problem and audit it.
+
+    dpcheck simulate --list
+    dpcheck simulate --algo dpsgd-gc --problem gradient-canary --runs 100000 --T 100 --out DIR
+    dpcheck simulate --figure batch-size --out DIR        (or --figure all; --quick to smoke)
+
+A run simulates ``--runs`` runs with the canary (D') and ``--runs`` without (D), audits the
+final iterates with the threshold attack of :mod:`checks.audit`, and writes
+``DIR/simulate.json`` (configuration, problem, audit, timings) and ``DIR/simulate.csv``
+(one row per run: side, θ_T·u, and θ_T when d <= 10) atomically.  Exit codes: 0 ok,
+2 usage error (``dpcheck simulate exact …`` is a different command, see ``checks.exact_cli``).
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+
+from checks.simulate.algorithms import ALGORITHMS, Hyper, make_algorithm
+from checks.simulate.problems import PROBLEMS, make_problem
+
+EXIT_OK, EXIT_USAGE = 0, 2
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="dpcheck simulate",
+        description="Batched torch simulation of DP-SGD on toy problems, a membership-"
+                    "inference audit of the last iterate, and the papers' figures.")
+    p.add_argument("--list", action="store_true", help="name the problems, algorithms, figures")
+    p.add_argument("--algo", default="dpsgd-gc", help=f"one of {sorted(ALGORITHMS)}")
+    p.add_argument("--problem", default="gradient-canary", help=f"one of {sorted(PROBLEMS)}")
+    p.add_argument("--canary", default=None,
+                   help="gradient | outlier (default: gradient for gradient-canary, else outlier)")
+    p.add_argument("--d", type=int, default=1, help="dimension (default 1)")
+    p.add_argument("--n", type=int, default=100, help="dataset size n of D' (default 100)")
+    p.add_argument("--b", type=int, default=10, help="batch size b, q = b/n (default 10)")
+    p.add_argument("--eta", type=float, default=0.1, help="step size (default 0.1)")
+    p.add_argument("--C", type=float, default=1.0, help="clipping threshold (default 1)")
+    p.add_argument("--sigma", type=float, default=1.0, help="sigma_DP (default 1)")
+    p.add_argument("--diameter", type=float, default=None,
+                   help="diameter D of the domain ball (radius D/2), dpsgd-dc")
+    p.add_argument("--radius", type=float, default=None, help="radius of the domain ball instead")
+    p.add_argument("--sampling", default="poisson", choices=("poisson", "fixed"))
+    p.add_argument("--runs", type=int, default=10_000, help="runs per side (default 10000)")
+    p.add_argument("--T", type=int, default=100, help="iterations (default 100)")
+    p.add_argument("--device", default="auto", help="auto | cpu | cuda (default auto)")
+    p.add_argument("--dtype", default="float32", choices=("float32", "float64"))
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--data-seed", type=int, default=0)
+    p.add_argument("--delta", type=float, default=1e-5, help="delta of eq. (24) (default 1e-5)")
+    p.add_argument("--confidence", type=float, default=0.95)
+    p.add_argument("--out", default=None, metavar="DIR", help="write JSON/CSV/PNG here")
+    p.add_argument("--figure", default=None,
+                   help="render a paper figure instead: one of the --list names, or 'all'")
+    p.add_argument("--quick", action="store_true", help="seconds-long smoke version of figures")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    return p
+
+
+def _list() -> str:
+    from checks.simulate.figures import FIGURES
+    lines = ["problems:"]
+    for name, fn in PROBLEMS.items():
+        pr = fn()
+        lines.append(f"  {name:16s} L={pr.L:g} mu={pr.mu} — {pr.description}")
+        lines.append(f"  {'':16s} clipping: {pr.clipping}")
+    lines.append("algorithms:")
+    for name, cls in ALGORITHMS.items():
+        lines.append(f"  {name:16s} {cls.summary}")
+    lines.append("figures:")
+    for name in FIGURES:
+        lines.append(f"  {name}")
+    lines.append("  all")
+    return "\n".join(lines)
+
+
+class _Progress:
+    """A rich progress bar over run-steps (or a no-op)."""
+
+    def __init__(self, total: int | None, label: str, enabled: bool):
+        self.enabled = enabled
+        if self.enabled:
+            from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
+                                       TimeRemainingColumn)
+            self.bar = Progress(TextColumn("{task.description}"), BarColumn(),
+                                MofNCompleteColumn(), TimeRemainingColumn(),
+                                transient=True, console=None)
+            self.task = self.bar.add_task(label, total=total)
+
+    def __enter__(self):
+        if self.enabled:
+            self.bar.__enter__()
+        return self
+
+    def __exit__(self, *exc):
+        if self.enabled:
+            self.bar.__exit__(*exc)
+
+    def __call__(self, k: int):
+        if self.enabled:
+            self.bar.advance(self.task, k)
+
+
+def _run_figures(args) -> int:
+    from checks.simulate.figures import FIGURES, render
+    names = list(FIGURES) if args.figure == "all" else [args.figure]
+    for nm in names:
+        if nm not in FIGURES:
+            raise ValueError(f"figure must be one of {sorted(FIGURES)} or 'all', got {nm!r}")
+    out = args.out or "."
+    for nm in names:
+        with _Progress(None, f"{nm} (run-steps)",
+                       not args.no_progress and sys.stderr.isatty()) as prog:
+            res = render(nm, out, quick=args.quick, device=args.device, seed=args.seed,
+                         progress=prog)
+        print(f"{nm}: {res.png} ({res.seconds:.1f} s)")
+        for note in res.notes:
+            print(f"  {note}")
+    return EXIT_OK
+
+
+def _run_simulation(args) -> int:
+    import numpy as np
+
+    from checks.audit import audit_final_iterate, direction_scores
+    from checks.simulate.figures import write_csv, write_json
+    from checks.simulate.runner import simulate
+
+    canary = args.canary or ("gradient" if args.problem == "gradient-canary" else "outlier")
+    problem = make_problem(args.problem, d=args.d, n=args.n, canary=canary,
+                           data_seed=args.data_seed)
+    algo = make_algorithm(args.algo)
+    hp = Hyper(eta=args.eta, C=args.C, sigma_dp=args.sigma, b=args.b, sampling=args.sampling,
+               diameter=args.diameter, radius=args.radius)
+    algo.check(hp)
+    kw = dict(runs=args.runs, T=args.T, seed=args.seed, device=args.device, dtype=args.dtype)
+    t0 = time.perf_counter()
+    with _Progress(2 * args.runs * args.T, f"{args.algo} on {args.problem}",
+                   not args.no_progress and sys.stderr.isatty()) as prog:
+        r_in = simulate(problem, algo, hp, with_canary=True, progress=prog, **kw)
+        r_out = simulate(problem, algo, hp, with_canary=False, progress=prog, **kw)
+    wall = time.perf_counter() - t0
+    u = problem.canary.direction()
+    audit = audit_final_iterate(r_in.final, r_out.final, u, delta=args.delta,
+                                confidence=args.confidence, seed=args.seed)
+    rate = 2 * args.runs * args.T / wall if wall > 0 else float("inf")
+    summary = {"config": {k: v for k, v in vars(args).items() if k not in ("list",)},
+               "problem": problem.summary(), "algorithm": algo.name, "hyper": hp.as_dict(),
+               "q": hp.b / problem.n, "device": r_in.meta["device"],
+               "dtype": r_in.meta["dtype"], "seconds": wall, "run_steps_per_second": rate,
+               "audit": audit.as_dict(),
+               "mean_theta_T_in": r_in.final.double().mean(0).tolist(),
+               "mean_theta_T_out": r_out.final.double().mean(0).tolist()}
+    print(f"{algo.name} on {problem.name} (d={problem.d}, n={problem.n}, b={hp.b}, "
+          f"q={hp.b / problem.n:g}, T={args.T}, {args.runs} runs per side, "
+          f"{r_in.meta['device']}/{r_in.meta['dtype']}): {wall:.2f} s, {rate:.3g} run-steps/s")
+    print(f"audit (threshold on <theta_T, u>, delta={args.delta}): FPR={audit.fpr:.4f} "
+          f"FNR={audit.fnr:.4f}  eps_hat={audit.eps_hat:.4g}  "
+          f"eps >= {audit.eps_lower:.4g} at {100 * args.confidence:g}% confidence")
+    if args.out:
+        os.makedirs(args.out, exist_ok=True)
+        write_json(os.path.join(args.out, "simulate.json"), summary)
+        rows = []
+        for side, res in (("in", r_in), ("out", r_out)):
+            th = res.final.double().numpy()
+            sc = direction_scores(th, u)
+            for i in range(th.shape[0]):
+                row = {"side": side, "run": i, "score": float(sc[i])}
+                if problem.d <= 10:
+                    row.update({f"theta_{j}": float(th[i, j]) for j in range(problem.d)})
+                rows.append(row)
+        write_csv(os.path.join(args.out, "simulate.csv"), rows)
+        print(f"wrote {os.path.join(args.out, 'simulate.json')} and simulate.csv")
+    return EXIT_OK
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:      # argparse: --help (0) or usage error (2)
+        return int(exc.code or 0)
+    if args.list:
+        print(_list())
+        return EXIT_OK
+    try:
+        if args.figure:
+            return _run_figures(args)
+        return _run_simulation(args)
+    except ValueError as exc:
+        print(f"dpcheck simulate: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
