@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 
 import sympy as sp
 
@@ -74,9 +75,15 @@ def render(dim: Dim | None) -> str:
 
 def symbol_dimension(sym: sp.Symbol) -> Dim:
     try:
-        return _from_monomial(S.dimension_of_symbol(sym))
+        dim = S.dimension_of_symbol(sym)
     except KeyError:
         raise UnknownDimension(sym.name) from None
+    return _monomial_cached(dim)
+
+
+@lru_cache(maxsize=None)
+def _monomial_cached(dim: sp.Expr) -> Dim:
+    return _from_monomial(dim)
 
 
 def _agree(dims: list[Dim | None], what, expr) -> Dim | None:
