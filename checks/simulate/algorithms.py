@@ -102,9 +102,10 @@ def project_ball(theta: Tensor, radius: float) -> Tensor:
     return theta.mul_(radius / norm.clamp_min(radius))
 
 
-def _noisy_step(theta: Tensor, grad_sum: Tensor, z: Tensor, hp: "Hyper") -> Tensor:
-    """``θ − η(grad_sum/b + σ_DP z)``, updating θ and the noise buffer ``z`` in place."""
-    z.mul_(hp.sigma_dp).add_(grad_sum, alpha=1.0 / hp.b)
+def _noisy_step(theta: Tensor, batch: "Batch", transform, noise, hp: "Hyper") -> Tensor:
+    """``θ − η((1/b) Σ_{ξ∈B} transform(∇l_ξ(θ)) + ζ)``, ζ ~ N(0, σ_DP² I), in place."""
+    z = noise(hp.sigma_dp)                       # ζ_t
+    batch.accumulate(z, transform, 1.0 / hp.b)   # + (1/b) Σ transform(∇l_ξ)
     return theta.sub_(z, alpha=hp.eta)
 
 
@@ -122,13 +123,18 @@ class Batch(ABC):
     @abstractmethod
     def size(self) -> Tensor: ...
 
+    def accumulate(self, out: Tensor, transform: Callable[[Tensor], Tensor],
+                   alpha: float = 1.0) -> Tensor:
+        """``out += alpha · sum(transform)`` in place (runners may fuse this); returns out."""
+        return out.add_(self.sum(transform), alpha=alpha)
+
 
 class Algorithm(ABC):
     """One step of a batched private optimiser.
 
     ``state`` is a dict of tensors whose leading dimension is the run index (``theta`` of
     shape ``(N, d)`` always present; an error-feedback method keeps its memory beside it).
-    ``noise()`` returns a standard normal tensor shaped like θ, drawn from the chunk's
+    ``noise(std=1.0)`` returns an N(0, std²) tensor shaped like θ, drawn from the chunk's
     ``torch.Generator`` — the only source of randomness an algorithm may use.  It lives in a
     small ring of pre-allocated buffers: the algorithm may modify it in place, and it is
     valid until the end of the current step (at most 4 calls per step).  ``step`` may update
@@ -163,7 +169,7 @@ class DPSGD_DC(Algorithm):
             raise ValueError("dpsgd-dc needs a domain: give diameter (radius D/2) or radius")
 
     def step(self, state, batch, noise, hp):
-        theta = _noisy_step(state["theta"], batch.sum(lambda x: clip(x, hp.C)), noise(), hp)
+        theta = _noisy_step(state["theta"], batch, lambda x: clip(x, hp.C), noise, hp)
         return {"theta": project_ball(theta, hp.ball_radius)}
 
 
@@ -178,8 +184,8 @@ class DPSGD_GC(Algorithm):
             raise ValueError("dpsgd-gc has no domain; use dpsgd-dc for a diameter/radius")
 
     def step(self, state, batch, noise, hp):
-        return {"theta": _noisy_step(state["theta"], batch.sum(lambda x: clip(x, hp.C)),
-                                     noise(), hp)}
+        return {"theta": _noisy_step(state["theta"], batch, lambda x: clip(x, hp.C), noise,
+                                     hp)}
 
 
 class NoisySGD(Algorithm):
@@ -190,7 +196,7 @@ class NoisySGD(Algorithm):
     clips = False
 
     def step(self, state, batch, noise, hp):
-        theta = _noisy_step(state["theta"], batch.sum(lambda x: x), noise(), hp)
+        theta = _noisy_step(state["theta"], batch, lambda x: x, noise, hp)
         if hp.ball_radius is not None:
             theta = project_ball(theta, hp.ball_radius)
         return {"theta": theta}

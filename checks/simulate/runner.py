@@ -61,7 +61,7 @@ def chunk_seed(seed: int, stream: int, chunk: int) -> int:
 def bytes_per_run(problem: Problem, n_record: int, dtype: torch.dtype) -> int:
     """Working memory of one run inside a chunk (an overestimate, in bytes)."""
     e = torch.finfo(dtype).bits // 8
-    per = problem.d * (10 + n_record) + CLOCK_BLOCK + 2
+    per = problem.d * (10 + n_record) + 2
     if not problem.inert:
         per += problem.n_base * (4 * problem.d + 3)
     return e * per + 8
@@ -77,71 +77,101 @@ def chunk_size(problem: Problem, runs: int, n_record: int, dtype: torch.dtype,
 class InclusionClock:
     """I.i.d. Bernoulli(q) inclusion of one example at every step, for N runs, drawn as
     geometric gaps between inclusions (exactly the same law as one uniform per step, but
-    about q uniforms per step instead of one).  ``block(L)`` returns the 0/1 inclusion
-    indicators of the next L steps as a float tensor of shape ``(L, N, 1)`` (a reused buffer:
-    valid until the next call).
+    about q uniforms per step instead of one).  ``block(L)`` returns, for each of the next L
+    steps, the sorted indices of the runs whose batch contains the example.
     """
 
-    def __init__(self, N: int, q: float, gen: torch.Generator, device, dtype):
+    def __init__(self, N: int, q: float, gen: torch.Generator, device, dtype=None):
         if not 0.0 <= q <= 1.0:
             raise ValueError(f"q must be in [0, 1], got {q}")
-        self.N, self.q, self.gen, self.device, self.dtype = N, q, gen, device, dtype
+        self.N, self.q, self.gen, self.device = N, q, gen, device
         self.t0 = 0
-        self.buf = None
         self.next = self._gaps(N) - 1 if 0.0 < q < 1.0 else None   # step of next inclusion
 
     def _gaps(self, k: int) -> Tensor:
         u = 1.0 - torch.rand(k, device=self.device, dtype=torch.float64, generator=self.gen)
         return (torch.log(u) / math.log1p(-self.q)).floor().to(torch.int64) + 1
 
-    def block(self, L: int) -> Tensor:
+    def block(self, L: int) -> list[Tensor]:
         if self.q in (0.0, 1.0):
             self.t0 += L
-            return torch.full((L, self.N, 1), self.q, device=self.device, dtype=self.dtype)
-        if self.buf is None or self.buf.shape[0] != L:
-            self.buf = torch.zeros(L, self.N, 1, device=self.device, dtype=self.dtype)
-        else:
-            self.buf.zero_()
-        flat = self.buf.view(-1)
+            ix = (torch.arange(self.N, device=self.device) if self.q == 1.0 else
+                  torch.zeros(0, dtype=torch.int64, device=self.device))
+            return [ix] * L
         end = self.t0 + L
+        ts, rs = [], []
         idx = torch.nonzero(self.next < end).squeeze(1)
         while idx.numel():
             t = self.next[idx]
-            flat[(t - self.t0) * self.N + idx] = 1.0
-            t += self._gaps(idx.numel())
+            ts.append(t - self.t0)
+            rs.append(idx)
+            t = t + self._gaps(idx.numel())
             self.next[idx] = t
             idx = idx[t < end]
         self.t0 = end
-        return self.buf
+        if not ts:
+            return [torch.zeros(0, dtype=torch.int64, device=self.device)] * L
+        t_all = torch.cat(ts).to(torch.int32)
+        order = torch.argsort(t_all, stable=True)       # group by step (runs stay sorted
+        r_all = torch.cat(rs)[order]                    # within a round)
+        counts = torch.bincount(t_all, minlength=L)
+        return list(torch.split(r_all, counts.tolist()))
+
+    def dense(self, L: int, dtype=torch.float64) -> Tensor:
+        """The next L steps as a 0/1 tensor of shape ``(L, N)`` (for tests and inspection)."""
+        M = torch.zeros(L, self.N, dtype=dtype, device=self.device)
+        for t, ix in enumerate(self.block(L)):
+            M[t, ix] = 1.0
+        return M
 
 
 CLOCK_BLOCK = 64
 
 
 class _SampledBatch(Batch):
-    """Mini-batches of one step for a chunk of runs (Poisson or fixed-size, see algorithms)."""
+    """Mini-batches of one step for a chunk of runs (Poisson or fixed-size, see algorithms).
+
+    The canary's membership is either a dense 0/1 column ``canary_mask`` (N, 1) or the
+    index list ``canary_idx`` of the runs that sampled it (from :class:`InclusionClock`).
+    """
 
     def __init__(self, problem: Problem, theta: Tensor, X, y, base_mask, canary_mask,
-                 canary_grad_const):
+                 canary_grad_const, canary_idx=None):
         self.problem, self.theta, self.X, self.y = problem, theta, X, y
-        self.base_mask, self.canary_mask = base_mask, canary_mask
+        self.base_mask, self._canary_mask, self.canary_idx = base_mask, canary_mask, canary_idx
         self.canary_grad_const = canary_grad_const
 
+    @property
+    def canary_mask(self):
+        if self._canary_mask is None and self.canary_idx is not None:
+            m = torch.zeros(self.theta.shape[0], 1, device=self.theta.device,
+                            dtype=self.theta.dtype)
+            m[self.canary_idx] = 1.0
+            self._canary_mask = m
+        return self._canary_mask
+
+    def _canary_grads(self, transform, rows=None):
+        if self.canary_grad_const is not None:
+            return transform(self.canary_grad_const)                     # (1, d)
+        th = self.theta if rows is None else self.theta[rows]
+        return transform(self.problem.canary_grad(th))
+
     def sum(self, transform):
-        theta = self.theta
-        out = None
+        out = torch.zeros_like(self.theta)
+        return self.accumulate(out, transform, 1.0)
+
+    def accumulate(self, out, transform, alpha=1.0):
         if self.base_mask is not None:
-            G = transform(self.problem.example_grads(theta, self.X, self.y))
-            out = torch.einsum("nk,nkd->nd", self.base_mask, G)
-        if self.canary_mask is not None:
-            if self.canary_grad_const is not None:
-                gc = transform(self.canary_grad_const)          # (1, d)
-            else:
-                gc = transform(self.problem.canary_grad(theta))  # (N, d)
-            term = self.canary_mask * gc
-            out = term if out is None else out + term
-        if out is None:
-            out = torch.zeros_like(theta)
+            G = transform(self.problem.example_grads(self.theta, self.X, self.y))
+            out.add_(torch.einsum("nk,nkd->nd", self.base_mask, G), alpha=alpha)
+        if self.canary_idx is not None:
+            ix = self.canary_idx
+            if ix.numel():
+                g = self._canary_grads(transform, ix).expand(ix.numel(), out.shape[1])
+                # index_put_ with accumulate: O(|ix|) (index_add_ on CPU touches all of out)
+                out.index_put_((ix,), alpha * g, accumulate=True)
+        elif self._canary_mask is not None:
+            out.addcmul_(self._canary_mask, self._canary_grads(transform), value=alpha)
         return out
 
     def size(self):
@@ -218,10 +248,10 @@ def simulate(problem: Problem, algorithm: Algorithm, hp: Hyper, *, runs: int, T:
         ring = [torch.empty(N, d, device=dev, dtype=dt) for _ in range(4)]
         calls = [0]
 
-        def noise():
+        def noise(std: float = 1.0):
             z = ring[calls[0] % 4]
             calls[0] += 1
-            return z.normal_(generator=gen)
+            return z.normal_(0.0, std, generator=gen)
 
         state = algorithm.init_state(torch.zeros(N, d, device=dev, dtype=dt), hp)
         k = 0
@@ -235,15 +265,15 @@ def simulate(problem: Problem, algorithm: Algorithm, hp: Hyper, *, runs: int, T:
             # Poisson: q = b/n; fixed-size over inert data: the canary's marginal b/n_here,
             # independently at every step (the draws of the other examples do not matter).
             clock = InclusionClock(N, q if hp.sampling == "poisson" else hp.b / n_here,
-                                   gen, dev, dt)
+                                   gen, dev)
         block = None
         for t in range(T):
             calls[0] = 0
-            base_mask = canary_mask = None
+            base_mask = canary_mask = canary_idx = None
             if clock is not None:
                 if t % CLOCK_BLOCK == 0:
                     block = clock.block(CLOCK_BLOCK)
-                canary_mask = block[t % CLOCK_BLOCK]
+                canary_idx = block[t % CLOCK_BLOCK]
             if not problem.inert:
                 if hp.sampling == "poisson":
                     base_mask = (torch.rand(N, problem.n_base, device=dev, dtype=dt,
@@ -256,7 +286,7 @@ def simulate(problem: Problem, algorithm: Algorithm, hp: Hyper, *, runs: int, T:
                     if with_canary:
                         canary_mask = mask[:, problem.n_base:]
             batch = _SampledBatch(problem, state["theta"], X, y, base_mask, canary_mask,
-                                  canary_const)
+                                  canary_const, canary_idx)
             state = algorithm.step(state, batch, noise, hp)
             if k < len(rec) and rec[k] == t + 1:
                 out[k, start:start + N] = state["theta"].to("cpu")

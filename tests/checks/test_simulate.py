@@ -77,8 +77,8 @@ def test_hyper_domain_conventions():
 def test_inclusion_clock_is_bernoulli():
     """Geometric gaps give i.i.d. Bernoulli(q) inclusions: per-step rate and independence."""
     g = torch.Generator().manual_seed(2)
-    clock = InclusionClock(20000, 0.05, g, "cpu", torch.float64)
-    M = torch.cat([clock.block(64).clone(), clock.block(64).clone()])[:, :, 0]   # (128, N)
+    clock = InclusionClock(20000, 0.05, g, "cpu")
+    M = torch.cat([clock.dense(64), clock.dense(64)])                # (128, N)
     rate = M.mean().item()
     assert abs(rate - 0.05) < 4 * math.sqrt(0.05 * 0.95 / M.numel())
     counts = M.sum(0).numpy()
