@@ -161,7 +161,17 @@ _ENGINE_KNOWN = {
 
 @pytest.fixture(scope="module")
 def reports():
-    return {r.id: engine.check_result(r, budget=50) for r in _all_privacy()}
+    """Step/link/units rows of every privacy result.  The statement checks (scenario
+    searches of checks.statements, tested in tests/checks) are switched off here: these
+    tests are about the encoded steps, and must stay fast."""
+    from checks.verdict import StatementReport
+
+    mp_ = pytest.MonkeyPatch()
+    mp_.setattr(engine, "_statement", lambda result, opts: StatementReport())
+    try:
+        return {r.id: engine.check_result(r, budget=50) for r in _all_privacy()}
+    finally:
+        mp_.undo()
 
 
 def _scalar_steps():

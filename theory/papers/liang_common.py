@@ -12,6 +12,7 @@ their justification (post-processing, convexity, composition, ...).
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 import sympy as sp
 
@@ -146,6 +147,7 @@ def K_of(alpha_, q_) -> sp.Expr:
     return sp.log(1 + 1 / (q_ * (alpha_ - 1)))
 
 
+@lru_cache(maxsize=64)
 def alpha_star_conditions(alpha_=alpha, q_=q, sigma_=sigma):
     """The two conditions defining α*(q, σ), exactly as Table 1 and Lemma A.13 (AAAI,
     eq. 33) / Lemma A.12 (ICML, eq. 36) print them::

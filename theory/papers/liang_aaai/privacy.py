@@ -92,12 +92,18 @@ def theorem_3_4() -> Result:
               note="(55) prints min{T, (1+ηL)²nbD²/(2η²C²)}; (47) has no 2 (immaterial "
                    "in O-form). (46) and (54) give at least min(2αC²T/(βnbσ²), 2αC²/(nbσ²)), "
                    "which does not vanish as D → 0 while the O-expression does: no "
-                   "constant c_O makes this step follow.")
+                   "constant c_O makes this step follow. Confirmed by hand: at T = 3, "
+                   "β = 1/2, α = 4, C = η = L = b = σ_DP = 1, n = 4, D = 1/4, (46) allows "
+                   "12, (54) allows 4.5, while c_O·αC²/(nbσ²)·min{T, T̄'} = c_O/2 (T̄' = 1/2): "
+                   "D_last = 4.25 violates it for c_O = 8.25, and T̄' → 0 as D → 0 defeats "
+                   "any c_O. The statement (47) itself is a separate question (scenarios).")
     diam = _s("diam-k", lc.diam_K, LE, D, ALG,
               given=[asm(sp.Eq(lc.diam_K, 2 * D), "Sec. 2.2: K = {θ : ‖θ‖ ≤ D}")],
               because="the proof needs W∞(P_θτ, P_θ'τ) ≤ z_τ = D, i.e. diam K ≤ D",
               note="Algorithm 1 calls D the diameter of K; Sec. 2.2 defines K as the ball of "
-                   "radius D, whose diameter is 2D")
+                   "radius D, whose diameter is 2D. A genuine inconsistency of the paper "
+                   "(confirmed by hand: 2D ≤ D fails for every D > 0); with diameter 2D the "
+                   "proof needs z_τ = 2D, which multiplies the D² term of (51) by 4")
     chain1 = Chain("part-1-proof", tuple(items["chain"]), concludes=None,
                    note="ends at (51); the O-form of (47) is reached by (52)–(55)")
     chain2 = Chain("part-2-proof", tuple(_with(p2, [
