@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Sequence
 
 import mpmath
@@ -222,7 +223,8 @@ def _tilt_windows(P: Mixture1D, Q: Mixture1D, alpha: float):
     return out
 
 
-def _log_integral_pq(P: Mixture1D, Q: Mixture1D, alpha: float) -> float:
+def _log_integral_pq(P: Mixture1D, Q: Mixture1D, alpha: float,
+                     max_cost: float = 2e8) -> float:
     """``log ∫ p^α q^{1−α}`` by the trapezoid rule in log space (exponentially accurate
     for these analytic, Gaussian-tailed integrands)."""
     wins = _tilt_windows(P, Q, alpha)
@@ -232,8 +234,9 @@ def _log_integral_pq(P: Mixture1D, Q: Mixture1D, alpha: float) -> float:
     hi = max(c + _HALF_WIDTH * w for c, w in wins)
     h = min(w for _, w in wins) / _PTS_PER_SCALE
     npts = int(math.ceil((hi - lo) / h)) + 1
-    if npts > _MAX_POINTS:
-        raise ValueError(f"quadrature would need {npts} points (> {_MAX_POINTS}); the "
+    if npts > _MAX_POINTS or npts * (len(P.means) + len(Q.means)) > max_cost:
+        raise ValueError(f"quadrature would need {npts} points (> {_MAX_POINTS} or cost "
+                         f"> {max_cost:g}); the "
                          f"mixtures are too far apart relative to their widths at alpha={alpha}")
     x = np.linspace(lo, hi, npts)
     f = alpha * P.logpdf(x) + (1 - alpha) * Q.logpdf(x)
@@ -259,7 +262,7 @@ def _log_integral_pq_mp(P: Mixture1D, Q: Mixture1D, alpha, dps: int):
 
 
 def mixture_rdp_1d(P: Mixture1D, Q: Mixture1D, alpha, *, precise: bool = False,
-                   dps: int = 30) -> BothOrders:
+                   dps: int = 30, max_cost: float = 2e8) -> BothOrders:
     """``D_α(P‖Q)`` and ``D_α(Q‖P)`` for 1-D Gaussian mixtures.
 
     Default: trapezoid rule on a grid of spacing (smallest tilted width)/24 over ±40 widths
@@ -272,7 +275,8 @@ def mixture_rdp_1d(P: Mixture1D, Q: Mixture1D, alpha, *, precise: bool = False,
         f = _log_integral_pq_mp(P, Q, a, dps)
         b = _log_integral_pq_mp(Q, P, a, dps)
         return BothOrders(float(f / (a - 1)), float(b / (a - 1)))
-    return BothOrders(_log_integral_pq(P, Q, a) / (a - 1), _log_integral_pq(Q, P, a) / (a - 1))
+    return BothOrders(_log_integral_pq(P, Q, a, max_cost) / (a - 1),
+                      _log_integral_pq(Q, P, a, max_cost) / (a - 1))
 
 
 # --------------------------------------------------------------------------------------
@@ -427,25 +431,26 @@ def mtz_bound(q, sigma, alpha) -> float:
     return 2 * a * q * q / sigma**2
 
 
-def _fallback_conditions(alpha: float, q: float, sigma: float) -> tuple[float, float]:
+def _fallback_conditions(alpha, q, sigma):
     """FALLBACK transcription (used only when theory does not provide
     ``alpha_star_conditions``) of the two conditions in the caption of Table 1 / eq. (36):
     ``α ≤ Kσ²/2 − 2 log σ`` and
     ``α ≤ (K²σ²/2 − log 5 − 2 log σ) / (K + log(qα) + 1/(2σ²))``,
-    ``K = log(1 + 1/(q(α−1)))``.  Returns the two slacks (rhs − α; ≥ 0 means satisfied;
-    a non-positive denominator in the second condition counts as not satisfied)."""
-    K = math.log1p(1 / (q * (alpha - 1)))
+    ``K = log(1 + 1/(q(α−1)))``.  Returns the two slacks (rhs − α; ≥ 0 means satisfied),
+    vectorised over ``alpha``."""
+    alpha = np.asarray(alpha, dtype=float)
+    K = np.log1p(1 / (q * (alpha - 1)))
     c1 = K * sigma**2 / 2 - 2 * math.log(sigma) - alpha
-    den = K + math.log(q * alpha) + 1 / (2 * sigma**2)
-    if den <= 0:
-        return c1, -math.inf
+    den = K + np.log(q * alpha) + 1 / (2 * sigma**2)
     c2 = (K * K * sigma**2 / 2 - math.log(5) - 2 * math.log(sigma)) / den - alpha
     return c1, c2
 
 
+@lru_cache(maxsize=1)
 def _theory_conditions():
-    """The conditions as encoded in theory (helper B), when available: a callable
-    ``(alpha, q, sigma) -> (slack1, slack2)`` or None."""
+    """The conditions as encoded in theory (helper B's ``alpha_star_conditions`` in
+    theory.papers.liang_common), lambdified once: ``(alpha, q, sigma) -> (slack1,
+    slack2)`` vectorised over alpha, or None when not available."""
     import importlib
 
     import sympy as sp
@@ -458,61 +463,70 @@ def _theory_conditions():
         if fn is None:
             continue
         try:
-            conds = fn() if callable(fn) else fn
-            conds = list(conds.values()) if isinstance(conds, dict) else list(conds)
-            conds = [getattr(c, "expr", c) for c in conds]
-            syms = {s.name: s for c in conds for s in c.free_symbols}
-            args = [syms.get(n, sp.Symbol(n)) for n in ("alpha", "q", "sigma")]
-            fs = [sp.lambdify(args, c.rhs - c.lhs if c.rel_op in ("<=", "<") else c.lhs - c.rhs,
-                              "math") for c in conds]
-            if len(fs) != 2:
+            a_, q_, s_ = sp.symbols("a_ q_ s_", positive=True)
+            conds = list(fn(a_, q_, s_))
+            if len(conds) != 2:
                 continue
-            return lambda a, q, s: tuple(float(f(a, q, s)) for f in fs)
+            fs = [sp.lambdify((a_, q_, s_), c.rhs - c.lhs if c.rel_op in ("<=", "<")
+                              else c.lhs - c.rhs, "numpy") for c in conds]
+            return lambda a, q, s: tuple(np.asarray(f(np.asarray(a, dtype=float), q, s),
+                                                    dtype=float) for f in fs)
         except Exception:  # noqa: BLE001 - unexpected shape: use the fallback
             continue
     return None
 
 
-ALPHA_STAR_SOURCE = "fallback transcription of Table 1 caption / eq. (36)"
+def alpha_star_source() -> str:
+    """Where the α* conditions come from: theory's encoding, or the fallback here."""
+    return ("theory.papers.liang_common.alpha_star_conditions" if _theory_conditions()
+            else "fallback transcription of Table 1 caption / eq. (36)")
+
+
+def _slacks(alpha, q: float, sigma: float):
+    fn = _theory_conditions()
+    with np.errstate(all="ignore"):
+        c1, c2 = fn(alpha, q, sigma) if fn is not None else _fallback_conditions(alpha, q, sigma)
+        den = np.log1p(1 / (q * (np.asarray(alpha, float) - 1))) + np.log(
+            q * np.asarray(alpha, float)) + 1 / (2 * sigma**2)
+    c1 = np.where(np.isfinite(c1), c1, -np.inf)
+    # a non-positive denominator in the second condition counts as "not satisfied"
+    c2 = np.where(np.isfinite(c2) & (den > 0), c2, -np.inf)
+    return c1, c2
 
 
 def alpha_star_conditions_numeric(alpha, q, sigma) -> tuple[float, float]:
     """Slacks (rhs − α) of the two conditions defining α*(q, σ); both ≥ 0 ⇔ admissible.
     Uses theory's ``alpha_star_conditions`` when encoded, else the fallback."""
-    global ALPHA_STAR_SOURCE
     a = _check_alpha(alpha)
     q = _check_q(q)
     if q == 0:
         raise ValueError("q must be in (0, 1] for alpha*, got 0")
     sigma = _check_pos("sigma", sigma)
-    fn = _theory_conditions()
-    if fn is not None:
-        try:
-            ALPHA_STAR_SOURCE = "theory alpha_star_conditions"
-            return fn(a, q, sigma)
-        except (ValueError, ZeroDivisionError, TypeError, OverflowError):
-            pass
-    ALPHA_STAR_SOURCE = "fallback transcription of Table 1 caption / eq. (36)"
-    return _fallback_conditions(a, q, sigma)
+    c1, c2 = _slacks(np.array([a]), q, sigma)
+    return float(c1[0]), float(c2[0])
 
 
 def alpha_star(q, sigma, *, alpha_max: float = 1e6) -> float | None:
     """α*(q, σ): "the largest α that satisfies both" conditions (Table 1 caption), found
-    by a log-spaced scan of (1, alpha_max] followed by bisection of the last crossing
-    (relative tolerance 1e-12) and validated: both slacks ≥ 0 at α*, one < 0 just above.
-    Returns None when no α in (1, alpha_max] satisfies both.  Note: the admissible set
-    need not be an interval; see :func:`alpha_star_gaps`."""
+    by a log-spaced scan of (1, alpha_max] (4000 points, vectorised) followed by bisection
+    of the last crossing (relative tolerance 1e-12) and validated: both slacks ≥ 0 at α*,
+    one < 0 just above.  Returns None when no α in the scan satisfies both.  Note: the
+    admissible set need not be an interval; see :func:`alpha_star_gaps`."""
     q = _check_q(q)
+    if q == 0:
+        raise ValueError("q must be in (0, 1] for alpha*, got 0")
     sigma = _check_pos("sigma", sigma)
 
     def ok(a):
-        return min(alpha_star_conditions_numeric(a, q, sigma)) >= 0
+        c1, c2 = _slacks(np.array([a]), q, sigma)
+        return bool(min(c1[0], c2[0]) >= 0)
 
     grid = np.exp(np.linspace(math.log(1 + 1e-9), math.log(alpha_max), 4000))
-    flags = [ok(a) for a in grid]
-    if not any(flags):
+    c1, c2 = _slacks(grid, q, sigma)
+    flags = np.minimum(c1, c2) >= 0
+    if not flags.any():
         return None
-    last = max(i for i, f in enumerate(flags) if f)
+    last = int(np.nonzero(flags)[0].max())
     if last == len(grid) - 1:
         return float(alpha_max)
     lo, hi = float(grid[last]), float(grid[last + 1])
@@ -531,7 +545,8 @@ def alpha_star_gaps(q, sigma, *, alpha_max: float = 1e6, npts: int = 4000) -> li
     if s is None:
         return []
     grid = np.exp(np.linspace(math.log(1 + 1e-9), math.log(s), npts))
-    return [float(a) for a in grid if min(alpha_star_conditions_numeric(a, q, sigma)) < 0]
+    c1, c2 = _slacks(grid, float(q), float(sigma))
+    return [float(a) for a, f in zip(grid, np.minimum(c1, c2) < 0) if f]
 
 
 # --------------------------------------------------------------------------------------

@@ -313,11 +313,12 @@ def linear_canary_mixtures(s: Scenario, T: int | None = None) -> tuple[Mixture1D
     return with_, Mixture1D.gaussian(s.theta0, sd)
 
 
-def linear_canary_exact(s: Scenario, alpha, T: int | None = None) -> BothOrders:
+def linear_canary_exact(s: Scenario, alpha, T: int | None = None, *,
+                        max_cost: float = 2e8) -> BothOrders:
     """``(D_α(θ_T(D')‖θ_T(D)), D_α(θ_T(D)‖θ_T(D')))`` in closed form (quadrature of the
     Gaussian mixtures); see :func:`linear_canary_mixtures`."""
     P, Q = linear_canary_mixtures(s, T)
-    return mixture_rdp_1d(P, Q, alpha)
+    return mixture_rdp_1d(P, Q, alpha, max_cost=max_cost)
 
 
 # --------------------------------------------------------------------------------------
