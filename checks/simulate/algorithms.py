@@ -19,7 +19,8 @@ that; ``"fixed"`` draws exactly b examples without replacement (offered for comp
 is not what the proof assumes).
 
 To add an algorithm (DiceSGD, DP-NSGD) write one file with a subclass of :class:`Algorithm`
-implementing :meth:`Algorithm.step` and register it in :data:`ALGORITHMS`.
+implementing :meth:`Algorithm.step`, decorate it with :func:`register_algorithm`, and list
+the module in :data:`ALGORITHM_MODULES` (imported lazily by :func:`make_algorithm`).
 """
 from __future__ import annotations
 
@@ -206,8 +207,24 @@ ALGORITHMS: dict[str, type[Algorithm]] = {
     cls.name: cls for cls in (DPSGD_GC, DPSGD_DC, NoisySGD)
 }
 
+#: modules that define further algorithms (one file each), e.g. "checks.simulate.dicesgd"
+ALGORITHM_MODULES: tuple[str, ...] = ()
+
+
+def register_algorithm(cls: type[Algorithm]) -> type[Algorithm]:
+    """Class decorator: make ``cls`` available under ``cls.name``."""
+    if not (isinstance(cls, type) and issubclass(cls, Algorithm)):
+        raise ValueError(f"algorithm must be an Algorithm subclass, got {cls!r}")
+    if cls.name in ALGORITHMS and ALGORITHMS[cls.name] is not cls:
+        raise ValueError(f"algorithm name {cls.name!r} is already registered")
+    ALGORITHMS[cls.name] = cls
+    return cls
+
 
 def make_algorithm(name: str) -> Algorithm:
+    import importlib
+    for mod in ALGORITHM_MODULES:
+        importlib.import_module(mod)
     if name not in ALGORITHMS:
         raise ValueError(f"algorithm must be one of {sorted(ALGORITHMS)}, got {name!r}")
     return ALGORITHMS[name]()

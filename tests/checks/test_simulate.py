@@ -154,6 +154,17 @@ def _count(problem, hp, runs, T, with_canary):
     return seen["count"]
 
 
+def test_register_algorithm():
+    from checks.simulate.algorithms import register_algorithm
+    try:
+        register_algorithm(_CountBatch)
+        assert isinstance(make_algorithm("count"), _CountBatch)
+        with pytest.raises(ValueError, match="already registered"):
+            register_algorithm(type("Other", (_CountBatch,), {}))
+    finally:
+        ALGORITHMS.pop("count", None)
+
+
 def test_sampling_batch_sizes():
     p = make_problem("quadratic", d=1, n=40)
     fixed = _count(p, _gc(b=7, sampling="fixed"), 100, 9, True)
@@ -229,3 +240,16 @@ def test_validation_errors():
         with pytest.raises(ValueError, match="no CUDA device"):
             resolve_device("cuda")
         assert resolve_device("auto").type == "cpu"
+
+
+@pytest.mark.slow
+def test_ten_million_runs_fit_in_memory(request):
+    """10^7 runs (d = 10) stay far below 24 GiB: chunking over runs bounds the working set."""
+    if "slow" not in (request.config.getoption("-m") or ""):
+        pytest.skip("runs only when selected with -m slow")
+    import resource
+    p = make_problem("gradient-canary", d=10, n=10_000)
+    r = simulate(p, make_algorithm("dpsgd-dc"), _gc(b=100, diameter=2.0), runs=10**7, T=2,
+                 device="cpu")
+    assert r.final.shape == (10**7, 10) and r.meta["chunk_runs"] < 10**7
+    assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss < 24 * 2**20   # KiB
