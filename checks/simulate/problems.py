@@ -43,8 +43,11 @@ class Canary:
     clipping it contributes exactly ``-min(G, C) u`` at every θ — the sensitivity-``C``
     direction the privacy analysis allows) or ``"outlier"`` (an input-space outlier
     ``x_c = R u`` under the base problem's own loss; its gradient is clipped whenever
-    ``‖∇l_{x_c}(θ)‖ > C``).  ``u = e_1`` in both cases; a canary pushes θ towards ``+u``,
-    which is the attack's score direction.
+    ``‖∇l_{x_c}(θ)‖ > C``).  ``u = e_1`` in both cases.  The gradient canary and the
+    outlier of the quadratic and logistic problems push θ towards ``+u``; for the periodic
+    non-convex loss the outlier's pull is along ``±u`` depending on ``R mod 2π`` (−u for the
+    default R = 10).  The audit scores ``⟨θ_T, u⟩`` and picks the side of the test on its
+    calibration runs, so either sign works.
     """
 
     kind: str
