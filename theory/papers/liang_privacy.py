@@ -231,6 +231,28 @@ def sgm_bound(v: Numbering, section: str) -> Result:
 
 # ======================================================================================
 # Lemma 3.2 (B.1): noisy smooth-reduction
+
+OTHER_ORDER_NOTE = (
+    "A check of the statement in the order the proof leaves out: (37) writes "
+    "P_ψ'(ν) = (1−q)P_ψ(ν) + qP_ψ''(ν), i.e. only D' = D ∪ {D̄}. For D' = D \\ {x} the "
+    "mixture is in the FIRST argument and convexity in the second argument (Lemma A.10) "
+    "does not apply. Instance: the loss of x is −C⟨e₁, θ⟩ (L-smooth for every L), all "
+    "other losses 0, μ = ν = θ: then P_ψ(θ) = (1−q)N(m, s²I) + qN(m − u, s²I), "
+    "P_ψ'(θ) = N(m, s²I), ‖u‖ = ηC/b, s² = (noise variance). Since the mixture density "
+    "≥ q·N(m − u, s²I) pointwise, E[(P/Q)^α] ≥ q^α exp(α(α−1)‖u‖²/(2s²)), so "
+    "D_α ≥ α log q/(α−1) + α‖u‖²/(2s²): the left-hand side here. The step claims this "
+    "lower bound stays below the printed bound; a counterexample is a genuine violation "
+    "of the statement (confirmed by hand at α = 128, b = 1, n = 10⁴, C = σ_DP = 1, "
+    "β → 1: lower bound ≈ 54.7 > 0.0256; checks.statements finds the same number "
+    "from the exact SGM divergence).")
+
+
+def other_order_lower(noise_fraction):
+    """α log q/(α−1) + αC²/(2·f·b²σ_DP²): lower bound of D_α(mixture ‖ pure) for one
+    step with noise variance f·η²σ_DP² and a canary gradient of norm C (see the note)."""
+    return (alpha * sp.log(q) / (alpha - 1)
+            + alpha * C**2 / (2 * noise_fraction * b**2 * sigma_dp**2))
+
 def lemma_3_2(v: Numbering, where: str, note: str = "") -> Result:
     w = "Lemma 3.2"
     hyps = common_hypotheses(w) + [asm(sp.Ge(z, 0), "Def. 2.5: z ≥ 0")]
@@ -310,6 +332,10 @@ def lemma_3_2(v: Numbering, where: str, note: str = "") -> Result:
            because=f"hypothesis σ > 4 of {v.rid('sgm')} from σ_DP > 8C/(b√β)"),
     ])
 
+    other = _s("other-order", other_order_lower(beta), LE, STEP_GC, SCA,
+               because="part 1 with μ = ν = θ (z = 0) for D' = D \\ {x}: adjacency is adding "
+                       "OR removing a point (Sec. 2), and RDP needs every adjacent pair",
+               note=OTHER_ORDER_NOTE)
     bound_h = hyps
     return Result(
         f"{v.paper}:lem-3.2", "Noisy smooth-reduction", where,
@@ -320,7 +346,7 @@ def lemma_3_2(v: Numbering, where: str, note: str = "") -> Result:
             _s("part-2", lhs, LE, lc.D_shift_z + STEP_GC2, PRO, given=p2, eq=v.eq("3.2-2"),
                because="proved below"),
         ],
-        proof=[eq36, eq37, eq38, eq39, eq40, *side],
+        proof=[eq36, eq37, eq38, eq39, eq40, *side, other],
         bounds=[
             Bound("part-1", STEP_GC, algorithm="noisy-step-GC", loss_class="L-smooth",
                   hypotheses=bound_h, form="explicit", order=alpha, mechanism="one-step",

@@ -41,6 +41,19 @@ V = Numbering(
 )
 
 
+def theorem_3_3() -> Result:
+    """Theorem 3.3 (explicit (12)–(13)) plus the one-step check of (12) in the remove order."""
+    r = lp.theorem_3_3(V, "Sec. 3.1, eqs. (12)–(13); proof App. B.2", o_form=False)
+    check = _s("other-order-t1", lp.other_order_lower(1), LE,
+               2 * alpha * C**2 * T / (beta * n * b * sigma_dp**2), lp.SCA,
+               given=[asm(sp.Eq(T, 1), "one iteration")],
+               because="(12) at T = 1 for D' = D \\ {x}: θ₁ = θ₀ − η(g + ζ₀), noise η²σ_DP²",
+               note="as liang-icml:lem-3.2/other-order with the full noise (β + (1−β) = 1): "
+                    + lp.OTHER_ORDER_NOTE)
+    return Result(r.id, r.title, r.where, hypotheses=r.hypotheses, statement=r.statement,
+                  proof=r.proof + (check,), bounds=r.bounds, note=r.note)
+
+
 def theorem_3_4() -> Result:
     w = "Theorem 3.4"
     hyps = lp.theorem_3_4_hypotheses(w)
@@ -118,7 +131,7 @@ RESULTS = [
     lp.definitions(V)[3], lp.lemma_2_6(V),
     lp.contraction_reduction(V, "lem-2.7", "Sec. 2.1, eq. (6)"),
     lp.lemma_3_2(V, "Sec. 3.1, eqs. (10)–(11); proof App. B.1"),
-    lp.theorem_3_3(V, "Sec. 3.1, eqs. (12)–(13); proof App. B.2", o_form=False),
+    theorem_3_3(),
     theorem_3_4(),
     table_1(),
     *lp.standard_facts(V, ("a.1", "a.2", "a.3", "a.4", "a.5"), ("25", "26", "27", "28", "29"),
