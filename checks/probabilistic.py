@@ -221,6 +221,12 @@ class Evaluation:
             s2, nu, C = v / 2, k["grad_norm"], k["C"]
             if v == 0:
                 return mp(1) if nu > C else mp(0)
+            if nu < C:
+                # polar form about the noise origin: the ray at angle φ leaves the disc
+                # ‖∇l + a‖ ≤ C at r(φ) = −ν cos φ + √(C² − ν² sin² φ), so
+                # Pr(‖∇l + a‖ > C) = (1/π) ∫_0^π exp(−r(φ)²/(2s²)) dφ  (smooth, periodic)
+                rad = lambda ph: -nu * mpmath.cos(ph) + mpmath.sqrt(C ** 2 - (nu * mpmath.sin(ph)) ** 2)  # noqa: E731
+                return mpmath.quad(lambda ph: mpmath.exp(-rad(ph) ** 2 / (2 * s2)), [0, mpmath.pi / 2, mpmath.pi]) / mpmath.pi
             pdf = lambda rr: rr / s2 * mpmath.exp(-(rr ** 2 + nu ** 2) / (2 * s2)) * mpmath.besseli(0, rr * nu / s2)  # noqa: E731
             sd = mpmath.sqrt(s2)
             pts = sorted({C, *[max(C, nu + j * sd) for j in (-2, 0, 2, 5, 10, 20, 40)]})
@@ -333,7 +339,7 @@ class _Space:
             except KeyError:
                 lo = hi = None
             mode = tape.i(0, 4)
-            mode = 0 if mode == 4 else mode
+            mode = 0 if mode == 4 or force.get("boundary") else mode
             if lo is not None and hi is not None:
                 if lo > hi or hi <= 0:
                     return None
@@ -445,7 +451,8 @@ def _hyps_hold(hyps, vals, exact: dict | None = None) -> bool:
                 if names <= set(exact):
                     sub = {x: sp.Rational(exact[x.name].numerator, exact[x.name].denominator)
                            for x in e.free_symbols}
-                    ok = bool(sp.simplify(e.xreplace(sub)))
+                    r = e.xreplace(sub)          # SymPy decides numeric relations itself
+                    ok = bool(r) if r in (sp.true, sp.false) else bool(sp.simplify(r))
         if not ok:
             return False
     return True
@@ -537,9 +544,10 @@ def _search(loc: Located, *, budget: int, seed: int, family: str, quantity=None)
     # just above / below each critical radius ρ), knobs drawn from a seeded tape
     import random as _r
     rng = _r.Random(seed)
-    forced = [dict(kind=0)] + [dict(kind=1, crit=c, fac=f, s=Fraction(1))
-                               for c in range(5) for f in (_frac(1 + 1e-9), _frac(1 - 1e-9))]
-    for rep in range(max(1, n // 40)):
+    forced = [dict(kind=0)] + [dict(kind=1, crit=c, fac=f, s=Fraction(1), boundary=bd)
+                               for c in range(5) for f in (_frac(1 + 1e-9), _frac(1 - 1e-9))
+                               for bd in (False, True)]
+    for rep in range(max(1, n // 40) if family == "discrete" else 0):
         for fz in forced:
             inst = space.draw(_Tape([rng.random() for _ in range(TAPE)], rng), fz)
             state["seen"] += 1
