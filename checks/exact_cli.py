@@ -1,0 +1,258 @@
+"""``dpcheck simulate exact``: ε(T) of DP-SGD on a toy scenario, three ways, on one figure.
+
+    dpcheck simulate exact --scenario linear-canary --alpha 8 --T 200 --out DIR
+    dpcheck simulate exact --scenario linear-canary-dc --D 1 --alpha 2 --T 100 --beta best
+
+For T = 1..T (a log-spaced subset when T is large) it computes
+
+* **composition**: RDP of *all* iterates, T · sgm_rdp(b/n, bσ_DP/C, α, "max") (the
+  sampled Gaussian mechanism with sensitivity C/b, both orders);
+* **paper bounds**: the explicit privacy bounds of the theory encodings that apply to the
+  scenario's algorithm (liang-icml Theorem 3.3 for DPSGD-GC, Theorem 3.4 for DPSGD-DC),
+  evaluated at the scenario's parameters (L from the scenario, β given or the best one);
+  a bound whose hypotheses fail at a point is left blank there;
+* **exact last iterate**: D_α(θ_T(D') ‖ θ_T(D)) and the reverse, max of both orders —
+  in closed form for the linear canary without projection, else by the grid accountant.
+
+It prints a table (rich), and with ``--out DIR`` writes ``exact.png`` (matplotlib, Agg),
+``exact.json`` and ``exact.csv``.  Exit codes: 0 ok, 2 usage error.
+"""
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import math
+import os
+import sys
+
+import numpy as np
+
+from checks.divergences import sgm_rdp
+from checks.scenarios import SCENARIOS, last_iterate_curve, linear_canary_exact, make
+
+EXIT_OK, EXIT_USAGE = 0, 2
+_BOUND_RESULTS = {"DPSGD-GC": ("liang-icml:thm-3.3",), "DPSGD-DC": ("liang-icml:thm-3.4",)}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="dpcheck simulate exact",
+        description="Exact last-iterate Rényi divergence of DP-SGD on a 1-D toy scenario, "
+                    "against composition accounting and the paper's bounds.")
+    p.add_argument("--scenario", default="linear-canary",
+                   help=f"one of {sorted(SCENARIOS)} (default linear-canary)")
+    p.add_argument("--alpha", type=float, required=True, help="Rényi order α > 1")
+    p.add_argument("--T", type=int, default=50, help="number of updates (default 50)")
+    p.add_argument("--n", type=int, default=None, help="dataset size n (q = b/n)")
+    p.add_argument("--b", type=int, default=None, help="batch size b")
+    p.add_argument("--eta", type=float, default=None, help="step size η")
+    p.add_argument("--C", type=float, default=None, help="clipping threshold C")
+    p.add_argument("--sigma-dp", dest="sigma_dp", type=float, default=None,
+                   help="noise scale σ_DP of the averaged gradient")
+    p.add_argument("--D", type=float, default=None,
+                   help="domain diameter (DPSGD-DC scenarios; sets K = [-D/2, D/2])")
+    p.add_argument("--convention", default=None, choices=("centered", "radius"),
+                   help="read --D as diameter (centered, default) or radius")
+    p.add_argument("--beta", default="best",
+                   help="β of the paper's bounds in (0,1), or 'best' (default: the β "
+                        "minimising each bound)")
+    p.add_argument("--L", type=float, default=None,
+                   help="smoothness constant for the bounds (default: the scenario's, at "
+                        "least 1e-9)")
+    p.add_argument("--grid", type=int, default=1024, help="grid cells of the accountant")
+    p.add_argument("--points", type=int, default=25, help="number of T values (default 25)")
+    p.add_argument("--out", default=None, help="directory for exact.png/.json/.csv")
+    p.add_argument("--format", choices=("table", "json"), default="table")
+    return p
+
+
+def _t_values(T: int, points: int) -> list[int]:
+    if T <= points:
+        return list(range(1, T + 1))
+    return sorted({int(round(x)) for x in np.geomspace(1, T, points)} | {T})
+
+
+def _paper_bounds(algo: str):
+    """(label, Bound) of the explicit bounds that apply; empty when theory lacks them."""
+    try:
+        from theory.registry import get
+    except ImportError:
+        return []
+    out = []
+    for rid in _BOUND_RESULTS.get(algo, ()):
+        try:
+            r = get(rid)
+        except KeyError:
+            continue
+        for bd in r.bounds:
+            if bd.algorithm == algo and bd.form == "explicit" and bd.mechanism == "last-iterate":
+                out.append((f"{rid} {bd.label}", bd))
+    return out
+
+
+def _bound_value(bd, values: dict, beta_opt) -> float:
+    from checks.statements import _Skip, evaluate, hypotheses_hold
+    betas = [float(beta_opt)] if beta_opt != "best" else list(np.linspace(0.01, 0.99, 50)) + [0.999]
+    best = math.nan
+    for bt in betas:
+        v = dict(values, beta=bt)
+        try:
+            hypotheses_hold(bd, v)
+            val = evaluate(bd.epsilon, v)
+        except (_Skip, LookupError):
+            continue
+        if math.isnan(best) or val < best:
+            best = val
+    return best
+
+
+def compute(args) -> dict:
+    if not (args.alpha > 1) or math.isinf(args.alpha):
+        raise ValueError(f"alpha must be > 1 and finite, got {args.alpha}")
+    if args.T < 1:
+        raise ValueError(f"T must be >= 1, got {args.T}")
+    if args.points < 1:
+        raise ValueError(f"points must be >= 1, got {args.points}")
+    if args.beta != "best":
+        try:
+            bt = float(args.beta)
+        except ValueError:
+            raise ValueError(f"beta must be in (0, 1) or 'best', got {args.beta!r}") from None
+        if not (0 < bt < 1):
+            raise ValueError(f"beta must be in (0, 1) or 'best', got {args.beta!r}")
+    params = {k: getattr(args, k) for k in ("n", "b", "eta", "C", "sigma_dp", "D", "convention")}
+    params["T"] = args.T
+    if args.scenario not in SCENARIOS:
+        raise ValueError(f"scenario must be one of {sorted(SCENARIOS)}, got {args.scenario!r}")
+    if args.scenario in ("linear-canary", "quadratic-gaussian") and args.D is not None:
+        raise ValueError(f"--D applies to bounded-domain scenarios, not {args.scenario!r}")
+    try:
+        s = make(args.scenario, **{k: v for k, v in params.items() if v is not None})
+    except TypeError as exc:
+        raise ValueError(f"bad scenario parameters: {exc}") from None
+    Ts = _t_values(s.T, args.points)
+    q = s.q
+    nm = s.b * s.sigma_dp / s.C
+    sgm = sgm_rdp(q, nm, args.alpha, "max")
+    L = args.L if args.L is not None else max(s.L, 1e-9)
+    values = {"alpha": args.alpha, "n": s.n, "b": s.b, "q": q, "C": s.C,
+              "sigma_dp": s.sigma_dp, "eta": s.eta, "L": L, "M": s.C}
+    if s.D is not None:
+        values["D"] = s.D
+    bounds = _paper_bounds(s.algorithm)
+    closed = (s.algorithm == "DPSGD-GC" and s.canary.constant_grad is not None
+              and all(l.constant_grad == 0.0 for _, l in s.groups))
+    if closed:
+        exact = []
+        for T in Ts:
+            d = linear_canary_exact(s, args.alpha, T)
+            exact.append((d.forward, d.backward))
+        method = "closed form (Gaussian mixture)"
+    else:
+        res = last_iterate_curve(s, args.alpha, Ts, G=args.grid)
+        exact = [(r.forward, r.backward) for r in res]
+        method = f"grid accountant, G={args.grid}"
+    rows = []
+    for T, (f, bk) in zip(Ts, exact):
+        row = {"T": T, "composition": T * sgm, "exact_forward": f, "exact_backward": bk,
+               "exact_max": max(f, bk)}
+        for label, bd in bounds:
+            row[label] = _bound_value(bd, dict(values, T=T), args.beta)
+        rows.append(row)
+    return {"scenario": s.name, "algorithm": s.algorithm, "alpha": args.alpha,
+            "params": {"n": s.n, "b": s.b, "q": q, "eta": s.eta, "C": s.C,
+                       "sigma_dp": s.sigma_dp, "T": s.T, "D": s.D, "L": L,
+                       "beta": args.beta, "noise_multiplier": nm},
+            "assumptions": list(s.assumptions), "exact_method": method,
+            "composition_method": "T · sgm_rdp(b/n, bσ_DP/C, α, max)",
+            "bounds": [label for label, _ in bounds], "rows": rows}
+
+
+def _print_table(out: dict) -> None:
+    from rich.console import Console
+    from rich.table import Table
+    tb = Table(title=f"ε(T) at α={out['alpha']:g} — {out['scenario']} ({out['algorithm']}); "
+                     f"exact: {out['exact_method']}")
+    cols = ["T", "composition", "exact_max", "exact_forward", "exact_backward"] + out["bounds"]
+    heads = {"composition": "composition", "exact_max": "exact (max)",
+             "exact_forward": "add", "exact_backward": "remove"}
+    for c in cols:
+        tb.add_column(heads.get(c, c.split(":", 1)[-1]), justify="right")
+    for r in out["rows"]:
+        tb.add_row(*[str(r[c]) if c == "T" else
+                     ("—" if r[c] is None or (isinstance(r[c], float) and math.isnan(r[c]))
+                      else f"{r[c]:.6g}") for c in cols])
+    Console().print(tb)
+
+
+def _write(out: dict, d: str) -> list[str]:
+    os.makedirs(d, exist_ok=True)
+    paths = []
+    p = os.path.join(d, "exact.json")
+    with open(p + ".tmp", "w") as fh:
+        json.dump(out, fh, indent=2, default=lambda x: None if x != x else x)
+    os.replace(p + ".tmp", p)
+    paths.append(p)
+    p = os.path.join(d, "exact.csv")
+    cols = list(out["rows"][0].keys())
+    with open(p + ".tmp", "w", newline="") as fh:
+        w = csv.DictWriter(fh, fieldnames=cols)
+        w.writeheader()
+        w.writerows(out["rows"])
+    os.replace(p + ".tmp", p)
+    paths.append(p)
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("matplotlib not installed: no exact.png (pip install dpcheck[plots])",
+              file=sys.stderr)
+        return paths
+    Ts = [r["T"] for r in out["rows"]]
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    ax.plot(Ts, [r["composition"] for r in out["rows"]], "k--",
+            label="composition (all iterates, SGM)")
+    ax.plot(Ts, [r["exact_max"] for r in out["rows"]], "C0-", lw=2,
+            label="exact last iterate (max of both orders)")
+    for i, label in enumerate(out["bounds"]):
+        ys = [r[label] for r in out["rows"]]
+        if any(isinstance(y, float) and math.isfinite(y) for y in ys):
+            ax.plot(Ts, ys, f"C{i + 1}:", label=f"paper: {label}")
+    ax.set_xlabel("T (iterations)")
+    ax.set_ylabel(f"RDP ε at α = {out['alpha']:g}")
+    ax.set_yscale("log")
+    ax.set_title(f"{out['scenario']} ({out['algorithm']})")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    p = os.path.join(d, "exact.png")
+    fig.savefig(p, dpi=120)
+    plt.close(fig)
+    paths.append(p)
+    return paths
+
+
+def main(argv: list[str]) -> int:
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:
+        return EXIT_OK if exc.code == 0 else EXIT_USAGE
+    try:
+        out = compute(args)
+    except ValueError as exc:
+        print(f"dpcheck simulate exact: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    if args.format == "json":
+        print(json.dumps(out, indent=2, default=lambda x: None if x != x else x))
+    else:
+        _print_table(out)
+    if args.out:
+        for p in _write(out, args.out):
+            print(f"wrote {p}", file=sys.stderr)
+    return EXIT_OK
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main(sys.argv[1:]))
