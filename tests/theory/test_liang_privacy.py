@@ -221,3 +221,27 @@ def test_units_finding_on_the_trivial_bound(reports):
     fixed = {s.id: s for s in reports["liang-aaai:rem-e.1+fix"].steps}
     assert rows["liang-aaai:rem-e.1/units"].verdict.value != "PROVED"
     assert fixed["liang-aaai:rem-e.1+fix/units"].verdict.value == "PROVED"
+
+
+@pytest.mark.parametrize("a_, q_, s2", [(14, sp.Rational(1, 8), sp.Rational(1, 2)),
+                                        (3, sp.Rational(1, 2), 2), (50, sp.Rational(1, 8), 1)])
+def test_other_order_lower_bound_is_a_lower_bound(a_, q_, s2):
+    """The left side of the ``other-order`` steps never exceeds the exact divergence
+    D_α((1−q)N(0,s²) + qN(u,s²) ‖ N(0,s²)) (1-D, u = ηC/b = 1), by quadrature."""
+    from theory.papers import liang_privacy as lp
+    from theory.symbols import C, b, beta, q as q_sym, sigma_dp
+
+    mp.mp.dps = 30
+    a, qq, s = mp.mpf(a_), mp.mpf(q_), mp.sqrt(mp.mpf(s2))
+
+    def integrand(x):
+        p = (1 - qq) * mp.npdf(x, 0, s) + qq * mp.npdf(x, 1, s)
+        return p**a * mp.npdf(x, 0, s)**(1 - a)
+
+    # the integrand peaks near x = α (the shifted component dominates): split there
+    pts = [-mp.inf, 0, 1] + [a * k / 4 for k in range(2, 9)] + [mp.inf]
+    exact = mp.log(mp.quad(integrand, pts)) / (a - 1)
+    # noise variance s² = f·η²σ_DP² with η = σ_DP = C = b = 1, so f = s²
+    lower = lp.other_order_lower(beta).subs({beta: s2, alpha: a_, q_sym: q_, C: 1, b: 1,
+                                              sigma_dp: 1})
+    assert sp.N(lower, 30) <= exact * (1 + mp.mpf(10)**-15)
