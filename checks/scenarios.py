@@ -34,8 +34,7 @@ from typing import Callable
 
 import numpy as np
 from scipy.fft import irfft, next_fast_len, rfft
-from scipy.special import ndtr, log_ndtr
-from scipy.stats import binom
+from scipy.special import gammaln, ndtr, ndtri
 
 from checks.divergences import BothOrders, Mixture1D, _check_alpha, mixture_rdp_1d
 
@@ -247,11 +246,10 @@ def quadratic_gaussian(*, n=100, b=10, eta=0.1, C=1.0, sigma_dp=1.0, T=10, D=Non
     N(0, 1) (the Gaussian data, quantised so that exchangeability keeps the cost
     polynomial); the canary is a far-away quadratic (centre ``canary_center``) whose
     gradient is clipped.  L = μ = a, convex."""
-    from scipy.stats import norm
     k = int(groups)
     if k < 1:
         raise ValueError(f"groups must be >= 1, got {groups!r}")
-    centers = norm.ppf((np.arange(k) + 0.5) / k)
+    centers = ndtri((np.arange(k) + 0.5) / k)
     counts = [(n - 1) // k + (1 if i < (n - 1) % k else 0) for i in range(k)]
     grp = tuple((c, quadratic_loss(a, float(x))) for c, x in zip(counts, centers) if c > 0)
     algo = "DPSGD-GC" if D is None else "DPSGD-DC"
@@ -307,7 +305,7 @@ def linear_canary_mixtures(s: Scenario, T: int | None = None) -> tuple[Mixture1D
     step = -s.eta * g / s.b
     sd = s.eta * s.sigma_dp * math.sqrt(T)
     k = np.arange(T + 1)
-    w = binom.pmf(k, T, s.q)
+    w = _binom_pmf(k, T, s.q)
     keep = w > 0
     with_ = Mixture1D(tuple(w[keep] / w[keep].sum()), tuple(s.theta0 + step * k[keep]), (sd,))
     return with_, Mixture1D.gaussian(s.theta0, sd)
@@ -324,13 +322,26 @@ def linear_canary_exact(s: Scenario, alpha, T: int | None = None, *,
 # --------------------------------------------------------------------------------------
 # the grid accountant
 
+def _binom_pmf(k: np.ndarray, n: int, q: float) -> np.ndarray:
+    k = np.asarray(k, dtype=float)
+    if q >= 1.0:
+        return (k == n).astype(float)
+    logp = (gammaln(n + 1) - gammaln(k + 1) - gammaln(n - k + 1) + k * math.log(q)
+            + (n - k) * math.log1p(-q))
+    return np.exp(logp)
+
+
 def _binom_support(count: int, q: float) -> tuple[np.ndarray, np.ndarray]:
+    """Counts k of Binomial(count, q) with their pmf, tails below 1e-12 dropped."""
     if count == 0:
         return np.array([0]), np.array([1.0])
-    lo = int(binom.ppf(_BINOM_TAIL, count, q))
-    hi = int(binom.isf(_BINOM_TAIL, count, q)) + 1
-    k = np.arange(max(lo, 0), min(hi, count) + 1)
-    return k, binom.pmf(k, count, q)
+    k = np.arange(count + 1)
+    w = _binom_pmf(k, count, q)
+    keep = w >= _BINOM_TAIL * w.max()
+    # keep the central block (the pmf is unimodal)
+    idx = np.nonzero(keep)[0]
+    k = np.arange(idx.min(), idx.max() + 1)
+    return k, w[k]
 
 
 def _components(s: Scenario, with_canary: bool):
