@@ -41,6 +41,8 @@ from checks.divergences import BothOrders, Mixture1D, _check_alpha, mixture_rdp_
 ALGORITHMS = ("DPSGD-GC", "DPSGD-DC")
 DOMAIN_CONVENTIONS = ("centered", "radius")
 _BINOM_TAIL = 1e-12
+#: threads for the FFTs of the accountant
+_WORKERS = 2
 
 
 # --------------------------------------------------------------------------------------
@@ -467,7 +469,7 @@ def evolve_iter(s: Scenario, with_canary: bool, G: int = 2048, T: int | None = N
         drifts = [(w, dr) for w, dr, _, _ in comps]
     for t in range(1, T + 1):
         if linear:
-            conv = irfft(rfft(law.cells, nfft) * khat, nfft)[: Gt + 2 * Js]
+            conv = irfft(rfft(law.cells, nfft, workers=_WORKERS) * khat, nfft, workers=_WORKERS)[: Gt + 2 * Js]
             new = conv[Js: Js + Gt]
             lost = float(conv[:Js].sum() + conv[Js + Gt:].sum())
             for p, m in law.atoms:
@@ -486,7 +488,7 @@ def evolve_iter(s: Scenario, with_canary: bool, G: int = 2048, T: int | None = N
                     ok = (idx >= 0) & (idx < Gt)
                     pushed += w * np.bincount(idx[ok], (law.cells * ww)[ok], minlength=Gt)
                     lost += w * float((law.cells * ww)[~ok].sum())
-            conv = irfft(rfft(pushed, nfft) * khat, nfft)[: Gt + 2 * J]
+            conv = irfft(rfft(pushed, nfft, workers=_WORKERS) * khat, nfft, workers=_WORKERS)[: Gt + 2 * J]
             new = conv[J: J + Gt]
             lost += float(conv[:J].sum() + conv[J + Gt:].sum())
             for p, m in law.atoms:
