@@ -360,6 +360,8 @@ def bound_curves_fig1(T: np.ndarray) -> tuple[dict[str, np.ndarray], list[str]]:
     mir = T * sgm_rdp(q, z, a)
     ours = curves["Ours (explicit: min{(46), g(beta*) (54)})"]
     curves["Mironov 2017 + MTZ 2019: T x SGM(q=b/n, sigma=b sigma_DP/(2C)), exact"] = mir
+    curves["MTZ closed form T x 2 alpha q^2/sigma^2, sigma=b sigma_DP/(2C) (needs q <= 1/5)"] = \
+        T * 2 * a * q**2 / z**2
     below = T[mir < ours]
     if below.size:
         notes.append(f"FINDING: the composition bound (T x exact SGM RDP) is below Ours for "
