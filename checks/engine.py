@@ -27,6 +27,8 @@ is derived from the claim, so the output does not depend on order or parallelism
 """
 from __future__ import annotations
 
+import multiprocessing
+import os
 import time
 from dataclasses import dataclass, field
 from functools import reduce
@@ -107,7 +109,11 @@ def _judge(claim: Claim, opts: Options) -> ClaimOutcome:
                             f"{_short(str(exc))}")
     if sr.counterexample is not None:
         method = "z3+mpmath" if sr.detail.startswith("z3 model") else "search+mpmath"
-        return ClaimOutcome(Verdict.REFUTED, method, sr.detail, sr.counterexample,
+        detail = sr.detail
+        if claim.dropped:
+            detail += ("; hypotheses that are not scalar relations were not checked at the "
+                       "witness: " + "; ".join(claim.dropped))
+        return ClaimOutcome(Verdict.REFUTED, method, detail, sr.counterexample,
                             sr.slack, sr.where, sr.samples)
     if sr.feasible == 0:
         return ClaimOutcome(Verdict.UNCHECKED, "search",
@@ -433,9 +439,72 @@ def _statement(result: Result, opts: Options) -> StatementReport:
                                       f"{_short(str(exc))}")
 
 
+def default_jobs() -> int:
+    """Worker processes for :func:`verify`: ``$DPCHECK_JOBS`` or the CPU count (max 8)."""
+    env = os.environ.get("DPCHECK_JOBS", "").strip()
+    if env:
+        try:
+            n = int(env)
+        except ValueError:
+            raise ValueError(f"DPCHECK_JOBS must be an integer >= 1, got {env!r}") from None
+        if n < 1:
+            raise ValueError(f"DPCHECK_JOBS must be an integer >= 1, got {n}")
+        return n
+    return max(1, min(os.cpu_count() or 1, 8))
+
+
 def verify(results: Iterable[Result], *, budget: int = DEFAULT_BUDGET,
-           seed: int = DEFAULT_SEED, progress: Callable[[str], None] | None = None
-           ) -> list[ResultReport]:
-    """Check every result (in the given order); one claim cache for the whole run."""
+           seed: int = DEFAULT_SEED, progress: Callable[[str], None] | None = None,
+           jobs: int | None = None) -> list[ResultReport]:
+    """Check every result; reports in the given order.
+
+    With ``jobs > 1`` (default :func:`default_jobs`) registered results are checked in
+    worker processes (started with ``spawn``: no state is shared, so the output is the
+    same as a sequential run, apart from timings).  Results that are not in the
+    registry (built by hand, as in the tests) are checked in this process.
+    """
+    results = list(results)
     opts = Options(budget=budget, seed=seed)
-    return [check_result(r, options=opts, progress=progress) for r in results]
+    jobs = default_jobs() if jobs is None else int(jobs)
+    if jobs < 1:
+        raise ValueError(f"jobs must be >= 1, got {jobs}")
+    registered = [_is_registered(r) for r in results]
+    parallel = [i for i, ok in enumerate(registered) if ok]
+    if jobs == 1 or len(parallel) < 4:
+        return [check_result(r, options=opts, progress=progress) for r in results]
+    out: list[ResultReport | None] = [None] * len(results)
+    for i, ok in enumerate(registered):
+        if not ok:
+            out[i] = check_result(results[i], options=opts, progress=progress)
+    # biggest first: better load balance
+    sizes = {i: len(plan(results[i])) for i in parallel}
+    order = sorted(parallel, key=lambda i: (-sizes[i], i))
+    ctx = multiprocessing.get_context("spawn")
+    with ctx.Pool(processes=min(jobs, len(order))) as pool:
+        tasks = [(i, results[i].id, budget, seed) for i in order]
+        for i, rep in pool.imap_unordered(_worker, tasks):
+            out[i] = rep
+            if progress is not None:
+                for pc in plan(results[i]):
+                    progress(pc.id)
+    return out  # type: ignore[return-value]
+
+
+def _is_registered(result: Result) -> bool:
+    from theory import registry
+    try:
+        return registry.get(result.id) == result
+    except KeyError:
+        return False
+
+
+_WORKER_OPTIONS: dict = {}
+
+
+def _worker(task):
+    i, rid, budget, seed = task
+    from theory import registry
+    opts = _WORKER_OPTIONS.get((budget, seed))
+    if opts is None:
+        opts = _WORKER_OPTIONS[(budget, seed)] = Options(budget=budget, seed=seed)
+    return i, check_result(registry.get(rid), options=opts)

@@ -194,3 +194,19 @@ def test_every_encoded_algebra_step_gets_a_verdict():
         if rep.verdict not in (Verdict.PROVED, Verdict.REFUTED, Verdict.SUPPORTED):
             bad.append(f"{loc.id}: {rep.verdict.value} ({rep.detail})")
     assert not bad, "\n".join(bad)
+
+
+def test_parallel_run_equals_sequential():
+    rs = sorted(theory.all_results(), key=lambda r: len(engine.plan(r)))
+    rs = [r for r in rs if engine.plan(r)][:4]
+    if len(rs) < 4:
+        pytest.skip("fewer than 4 encoded results")
+
+    def strip(reports):
+        return [[{k: v for k, v in s.to_json().items() if k != "seconds"} for s in r.steps]
+                + [r.statement.verdict.value] for r in reports]
+
+    seq = engine.verify(rs, budget=50, seed=0, jobs=1)
+    par = engine.verify(rs, budget=50, seed=0, jobs=2)
+    assert [r.id for r in par] == [r.id for r in rs]
+    assert strip(par) == strip(seq)
