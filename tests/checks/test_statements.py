@@ -122,3 +122,20 @@ def test_registered_liang_results_if_encoded():
     assert rep.witness["bound_label"] == "part-1"
     rep2 = get_statement_check(sgm.id)(sgm, budget=10, seed=0)
     assert rep2.verdict is StatementVerdict.HOLDS_ON_SCENARIOS and rep2.ratio <= 1
+
+
+def test_trivial_bound_of_e1_missing_eta_squared_is_violated_and_fix_holds():
+    theory = pytest.importorskip("theory.registry")
+    try:
+        r, fix = theory.get("liang-aaai:rem-e.1"), theory.get("liang-aaai:rem-e.1+fix")
+    except KeyError:
+        pytest.skip("liang-aaai E.1 not encoded")
+    rep = get_statement_check(r.id)(r, budget=4, seed=0)
+    assert rep.verdict is StatementVerdict.VIOLATED
+    w = rep.witness
+    # the witness: exact (grid lower estimate) exceeds 2α(D + ηC/b)²/σ_DP² as printed
+    printed = 2 * _f(w, "alpha") * (_f(w, "D") + _f(w, "eta") * _f(w, "C") / _f(w, "b")) ** 2 \
+        / _f(w, "sigma_dp") ** 2
+    assert _f(w, "exact_max") - _f(w, "exact_error") > printed
+    rep2 = get_statement_check(fix.id)(fix, budget=4, seed=0)
+    assert rep2.verdict is StatementVerdict.HOLDS_ON_SCENARIOS and rep2.ratio < 1
