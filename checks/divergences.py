@@ -279,6 +279,51 @@ def mixture_rdp_1d(P: Mixture1D, Q: Mixture1D, alpha, *, precise: bool = False,
                       _log_integral_pq(Q, P, a, max_cost) / (a - 1))
 
 
+def mixture_vs_gaussian_int(P: Mixture1D, mean0: float, alpha: int, *, dps: int | None = None):
+    """``D_α(P ‖ N(mean0, s²))`` for integer α when every component of ``P`` has the same
+    sd ``s``: the exact multinomial series
+
+        E_N[(P/N)^α] = Σ_{|k|=α} multinom(α; k) Π_j w_j^{k_j} · exp(((Σ k_j a_j)² − Σ k_j a_j²)/2),
+
+    ``a_j = (m_j − mean0)/s``, summed in log space (float) or with mpmath at ``dps``
+    digits.  Cost: C(α+J−1, J−1) terms for J components (keep J·α small)."""
+    a_int = int(alpha)
+    if a_int != alpha or a_int < 2:
+        raise ValueError(f"alpha must be an integer >= 2, got {alpha!r}")
+    if len(set(P.sds)) != 1:
+        raise ValueError("all components must share one sd for the series")
+    s = P.sds[0]
+    a = [(m - mean0) / s for m in P.means]
+    w = list(P.weights)
+    J = len(w)
+    from math import comb
+    if comb(a_int + J - 1, J - 1) > 2_000_000:
+        raise ValueError(f"series too long: {comb(a_int + J - 1, J - 1)} terms")
+    terms = []
+
+    def rec(j, left, logc, lin, sq):
+        if j == J - 1:
+            k = left
+            lc = logc + (k * math.log(w[j]) if k else 0.0) - math.lgamma(k + 1)
+            L = lin + k * a[j]
+            Q = sq + k * a[j] ** 2
+            terms.append((lc, L, Q))
+            return
+        for k in range(left + 1):
+            lc = logc + (k * math.log(w[j]) if k else 0.0) - math.lgamma(k + 1)
+            rec(j + 1, left - k, lc, lin + k * a[j], sq + k * a[j] ** 2)
+
+    rec(0, a_int, math.lgamma(a_int + 1), 0.0, 0.0)
+    if dps is None:
+        logs = np.array([lc + (L * L - Q) / 2 for lc, L, Q in terms])
+        return float(logsumexp(logs)) / (a_int - 1)
+    with mpmath.workdps(dps):
+        tot = mpmath.mpf(0)
+        for lc, L, Q in terms:
+            tot += mpmath.exp(mpmath.mpf(lc) + (mpmath.mpf(L) ** 2 - mpmath.mpf(Q)) / 2)
+        return mpmath.log(tot) / (a_int - 1)
+
+
 # --------------------------------------------------------------------------------------
 # The sampled Gaussian mechanism
 

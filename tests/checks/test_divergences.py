@@ -173,3 +173,16 @@ def test_rdp_to_dp_paper_and_balle():
     assert a in (2.0, 4.0, 8.0) and eps == min(rdp_to_dp(0.1 * x, x, 1e-5) for x in (2, 4, 8))
     with pytest.raises(ValueError, match="delta must be in"):
         rdp_to_dp(1.0, 2.0, 1.0)
+
+
+def test_mixture_vs_gaussian_integer_series_matches_quadrature_and_sgm():
+    from checks.divergences import mixture_vs_gaussian_int
+    P = Mixture1D((0.9, 0.1), (0.0, 1.0), (2.0, 2.0))
+    assert mixture_vs_gaussian_int(P, 0.0, 8) == pytest.approx(sgm_rdp(0.1, 2.0, 8, "add"),
+                                                               rel=1e-12)
+    P3 = Mixture1D((0.5, 0.3, 0.2), (0.0, -0.7, 1.1), (0.9, 0.9, 0.9))
+    quad = mixture_rdp_1d(P3, Mixture1D.gaussian(0.2, 0.9), 5.0).forward
+    assert mixture_vs_gaussian_int(P3, 0.2, 5) == pytest.approx(quad, rel=1e-11)
+    assert float(mixture_vs_gaussian_int(P3, 0.2, 5, dps=50)) == pytest.approx(quad, rel=1e-11)
+    with pytest.raises(ValueError, match="integer"):
+        mixture_vs_gaussian_int(P3, 0.0, 2.5)

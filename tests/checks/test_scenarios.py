@@ -103,3 +103,28 @@ def test_scenario_validation():
         make("nope")
     with pytest.raises(ValueError, match="alpha must be > 1"):
         last_iterate_rdp(linear_canary(T=1), 1.0)
+
+
+def test_projection_one_step_against_direct_quadrature():
+    """T = 1 on K = [−R, R]: θ_1 = Π((1−q)N(0,τ²) + qN(s,τ²)) vs Π(N(0,τ²)); the exact
+    D_α is an integral over the interior plus the two boundary atoms."""
+    from scipy.integrate import quad
+    from scipy.stats import norm
+    s = make("linear-canary-dc", D=0.6, eta=0.5, sigma_dp=0.8, T=1, n=20, b=4)
+    R, tau, q = 0.3, 0.5 * 0.8, 0.2
+    sh = 0.5 * 1.0 / 4                        # canary gradient −C pushes θ up by ηC/b
+    p = lambda x: (1 - q) * norm.pdf(x, 0, tau) + q * norm.pdf(x, sh, tau)
+    qq = lambda x: norm.pdf(x, 0, tau)
+    pa = [(1 - q) * norm.cdf(-R, 0, tau) + q * norm.cdf(-R, sh, tau),
+          (1 - q) * norm.sf(R, 0, tau) + q * norm.sf(R, sh, tau)]
+    qa = [norm.cdf(-R, 0, tau), norm.sf(R, 0, tau)]
+    a = 4.0
+    fw = (quad(lambda x: p(x) ** a * qq(x) ** (1 - a), -R, R, epsabs=0, epsrel=1e-12)[0]
+          + sum(x ** a * y ** (1 - a) for x, y in zip(pa, qa)))
+    bw = (quad(lambda x: qq(x) ** a * p(x) ** (1 - a), -R, R, epsabs=0, epsrel=1e-12)[0]
+          + sum(y ** a * x ** (1 - a) for x, y in zip(pa, qa)))
+    fw, bw = math.log(fw) / (a - 1), math.log(bw) / (a - 1)
+    r = last_iterate_rdp(s, a, G=1024)
+    assert r.forward == pytest.approx(fw, rel=2e-4)
+    assert r.backward == pytest.approx(bw, rel=2e-4)
+    assert abs(r.max - max(fw, bw)) <= r.error
