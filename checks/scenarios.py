@@ -471,7 +471,7 @@ def evolve_iter(s: Scenario, with_canary: bool, G: int = 2048, T: int | None = N
         if linear:
             conv = irfft(rfft(law.cells, nfft, workers=_WORKERS) * khat, nfft, workers=_WORKERS)[: Gt + 2 * Js]
             new = conv[Js: Js + Gt]
-            lost = float(conv[:Js].sum() + conv[Js + Gt:].sum())
+            lost_lo, lost_hi = float(conv[:Js].sum()), float(conv[Js + Gt:].sum())
             for p, m in law.atoms:
                 if m <= 0:
                     continue
@@ -479,7 +479,7 @@ def evolve_iter(s: Scenario, with_canary: bool, G: int = 2048, T: int | None = N
                     new = new + w * m * _gauss_cells(lo, h, Gt, p + sh, tau)
         else:
             pushed = np.zeros(Gt)
-            lost = 0.0
+            lost_lo = lost_hi = 0.0
             for w, dr in drifts:
                 y = (x + dr - lo) / h - 0.5
                 i0 = np.floor(y).astype(np.int64)
@@ -487,10 +487,12 @@ def evolve_iter(s: Scenario, with_canary: bool, G: int = 2048, T: int | None = N
                 for idx, ww in ((i0, (1 - fr)), (i0 + 1, fr)):
                     ok = (idx >= 0) & (idx < Gt)
                     pushed += w * np.bincount(idx[ok], (law.cells * ww)[ok], minlength=Gt)
-                    lost += w * float((law.cells * ww)[~ok].sum())
+                    lost_lo += w * float((law.cells * ww)[idx < 0].sum())
+                    lost_hi += w * float((law.cells * ww)[idx >= Gt].sum())
             conv = irfft(rfft(pushed, nfft, workers=_WORKERS) * khat, nfft, workers=_WORKERS)[: Gt + 2 * J]
             new = conv[J: J + Gt]
-            lost += float(conv[:J].sum() + conv[J + Gt:].sum())
+            lost_lo += float(conv[:J].sum())
+            lost_hi += float(conv[J + Gt:].sum())
             for p, m in law.atoms:
                 if m <= 0:
                     continue
@@ -500,13 +502,14 @@ def evolve_iter(s: Scenario, with_canary: bool, G: int = 2048, T: int | None = N
         new = np.maximum(new, 0.0)
         atoms: list[tuple[float, float]] = []
         if s.domain is not None:
-            a_lo = float(new[:margin].sum()) + (lost / 2)
-            a_hi = float(new[Gt - margin:].sum()) + (lost / 2)
+            # everything below/above K (inside the margin or beyond it) projects to its ends
+            a_lo = float(new[:margin].sum()) + max(lost_lo, 0.0)
+            a_hi = float(new[Gt - margin:].sum()) + max(lost_hi, 0.0)
             new[:margin] = 0.0
             new[Gt - margin:] = 0.0
             atoms = [(s.domain[0], a_lo), (s.domain[1], a_hi)]
-            lost = 0.0
-        law = Law(lo, h, new, atoms, law.lost + max(lost, 0.0))
+            lost_lo = lost_hi = 0.0
+        law = Law(lo, h, new, atoms, law.lost + max(lost_lo, 0.0) + max(lost_hi, 0.0))
         yield t, law
 
 
