@@ -186,3 +186,39 @@ def test_mixture_vs_gaussian_integer_series_matches_quadrature_and_sgm():
     assert float(mixture_vs_gaussian_int(P3, 0.2, 5, dps=50)) == pytest.approx(quad, rel=1e-11)
     with pytest.raises(ValueError, match="integer"):
         mixture_vs_gaussian_int(P3, 0.0, 2.5)
+
+
+# ------------------------------------------------------------------ properties
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+
+@settings(max_examples=40, deadline=None, derandomize=True, database=None)
+@given(lq=st.floats(-4, -0.1), ls=st.floats(-0.3, 1.5), a=st.integers(2, 128))
+def test_property_integer_orders_match_dp_accounting(lq, ls, a):
+    q, s = 10**lq, 10**ls
+    ref = float(ref_rdp(q, s, [a])[0])
+    if ref < 1e-10:  # dp-accounting loses relative precision near 0 (see tiny-values test)
+        return
+    assert sgm_rdp(q, s, a, "add") == pytest.approx(ref, rel=1e-8)
+
+
+@settings(max_examples=25, deadline=None, derandomize=True, database=None)
+@given(lq=st.floats(-4, -0.1), ls=st.floats(-0.3, 1.5), a=st.floats(1.05, 64))
+def test_property_orders_are_ordered_and_below_gaussian(lq, ls, a):
+    """Mironov et al. 2019: D_α(N0‖M) ≤ D_α(M‖N0); both ≤ α/(2σ²) (q = 1)."""
+    q, s = 10**lq, 10**ls
+    add, rem = sgm_rdp(q, s, a, "add"), sgm_rdp(q, s, a, "remove")
+    assert 0 <= rem <= add * (1 + 1e-9) + 1e-15
+    assert add <= a / (2 * s * s) * (1 + 1e-9)
+
+
+@pytest.mark.slow
+def test_slow_dp_accounting_agreement_dense_grid():
+    worst = 0.0
+    for q in np.geomspace(1e-4, 0.9, 12):
+        for s in np.geomspace(0.5, 30, 10):
+            for a in (2, 5, 17, 64, 256):
+                ref = float(ref_rdp(q, s, [a])[0])
+                if ref > 1e-10:
+                    worst = max(worst, abs(sgm_rdp(q, s, a, "add") / ref - 1))
+    assert worst <= 1e-8

@@ -139,3 +139,21 @@ def test_trivial_bound_of_e1_missing_eta_squared_is_violated_and_fix_holds():
     assert _f(w, "exact_max") - _f(w, "exact_error") > printed
     rep2 = get_statement_check(fix.id)(fix, budget=4, seed=0)
     assert rep2.verdict is StatementVerdict.HOLDS_ON_SCENARIOS and rep2.ratio < 1
+
+
+@pytest.mark.slow
+def test_slow_larger_search_keeps_part_2_bounds_holding():
+    theory = pytest.importorskip("theory.registry")
+    import checks.statements as S
+    try:
+        r = theory.get("liang-icml:thm-3.3")
+    except KeyError:
+        pytest.skip("liang-icml not encoded")
+    old = dict(S.CAPS)
+    try:
+        S.CAPS.update({k: 200 for k in S.CAPS})
+        out = S.search_bound(r.bounds[1], budget=200, seed=11)
+    finally:
+        S.CAPS.clear()
+        S.CAPS.update(old)
+    assert out.tested and not out.violated and out.ratio < 1
