@@ -197,7 +197,9 @@ from hypothesis import given, settings, strategies as st  # noqa: E402
 def test_property_integer_orders_match_dp_accounting(lq, ls, a):
     q, s = 10**lq, 10**ls
     ref = float(ref_rdp(q, s, [a])[0])
-    if ref < 1e-10:  # dp-accounting loses relative precision near 0 (see tiny-values test)
+    if ref < 1e-7:  # dp-accounting loses relative precision near 0 (see tiny-values test)
+        assert sgm_rdp(q, s, a, "add") == pytest.approx(
+            sgm_rdp(q, s, a, "add", precise=True), rel=1e-11)
         return
     assert sgm_rdp(q, s, a, "add") == pytest.approx(ref, rel=1e-8)
 
@@ -219,6 +221,7 @@ def test_slow_dp_accounting_agreement_dense_grid():
         for s in np.geomspace(0.5, 30, 10):
             for a in (2, 5, 17, 64, 256):
                 ref = float(ref_rdp(q, s, [a])[0])
-                if ref > 1e-10:
+                if ref > 1e-7:   # below, dp-accounting itself loses digits (1.7e-8 rel.
+                    # at q=1e-4, sigma=30, alpha=256, where ours matches mpmath to 1e-13)
                     worst = max(worst, abs(sgm_rdp(q, s, a, "add") / ref - 1))
     assert worst <= 1e-8
