@@ -39,7 +39,9 @@ Readings chosen where the rendering is ambiguous (said once here, and in the not
 * O(·) steps are encoded with the explicit constant that the proof's own algebra gives
   (``25√2/12`` for (57), ``35/√2`` for (1.2), ``5√2`` for (61), ``50`` for (69)), and
   the final "summing up all the cases" with ``K_SUM = 50``, the largest of them.
-* AAAI (65)/(70) print ``√(LD²)`` where ICML prints ``√L D²``; equal since D > 0.
+* AAAI (65)/(70) print ``√(LD²)/(ηCT)`` where ICML (57)/(61) and AAAI's own (17)/(79) print
+  ``√L D²/(ηCT)``; encoded as printed in each version (√(LD²) = √L·D is not even
+  dimensionally a √loss).
 """
 from __future__ import annotations
 
@@ -369,7 +371,7 @@ def _proof(v: Version):
                  dist ** 2 - 12 * eta * C / (25 * sqrt(2 * L)) * sg + d * eta ** 2 * sigma_dp ** 2,
                  eq=E(56), because="simplify"),
         ]),
-        _averaging(E(57), R(12, 25), "1.1", every_t("1.1")),
+        _averaging(E(57), R(12, 25), "1.1", every_t("1.1"), v),
     ]
 
     # ---------------- case (1.2)
@@ -430,7 +432,7 @@ def _proof(v: Version):
                  dist ** 2 - eta * C / (5 * sqrt(2 * L)) * sg + d * eta ** 2 * sigma_dp ** 2, eq=E(60),
                  because="simplify"),
         ]),
-        _averaging(E(61), R(1, 5), "2.1", every_t("2.1")),
+        _averaging(E(61), R(1, 5), "2.1", every_t("2.1"), v),
     ]
 
     # ---------------- case (2.2)
@@ -547,11 +549,13 @@ def _eq55(v: Version, given, note: str, tag: str = "") -> Chain:
     ], note=note)
 
 
-def _averaging(eqn: str, coef, case: str, every) -> Chain:
+def _averaging(eqn: str, coef, case: str, every, v: Version) -> Chain:
     """(57)/(61): telescoping the recursion E‖θ_{t+1}−θ*‖² ≤ ‖θ_t−θ*‖² − a√gap_t + dη²σ²."""
     a = coef * eta * C / sqrt(2 * L)
     explicit = (D ** 2 / (T + 1) + d * eta ** 2 * sigma_dp ** 2) / a
     K = sqrt(2) / coef          # explicit = K*(√L D²/(ηC(T+1)) + dησ²√L/C)
+    # the first O-term as printed: √L D²/(ηCT) (ICML), √(LD²)/(ηCT) (AAAI (65)/(70))
+    first = (sqrt(L * D ** 2, evaluate=False) if v is AAAI else sqrt(L) * D ** 2) / (eta * C * T)
     return Chain(f"chain-{eqn}", [
         Step(f"eq-{eqn}-explicit", avg_sqrt_gap, "<=", explicit, eq=eqn,
              because="sum the recursion over t = 0..T, ‖θ_0 − θ*‖ ≤ D, E‖θ_{T+1} − θ*‖² ≥ 0",
@@ -560,8 +564,9 @@ def _averaging(eqn: str, coef, case: str, every) -> Chain:
                     asm(dist0 <= D, "θ_0, θ* ∈ K"), every],
              note="explicit form behind the O(·) (not printed)"),
         Step(f"eq-{eqn}", explicit, "<=",
-             K * (sqrt(L) * D ** 2 / (eta * C * T) + d * eta * sigma_dp ** 2 * sqrt(L) / C), eq=eqn,
-             because=f"O(·) read with the constant {sp.nsimplify(K)} the averaging gives; T + 1 > T"),
+             K * (first + d * eta * sigma_dp ** 2 * sqrt(L) / C), eq=eqn,
+             because=f"O(·) read with the constant {sp.nsimplify(K)} the averaging gives; T + 1 > T",
+             note="AAAI prints √(LD²)/(ηCT) here" if v is AAAI else ""),
     ])
 
 
