@@ -4,7 +4,8 @@ Each notebook in ``notebooks/`` is run top to bottom with nbclient in a fresh ke
 *this* interpreter (a throw-away kernel spec pointing at ``sys.executable``, so the test
 does not depend on which ``python`` is first on PATH).  Any cell error fails the test;
 each cell has a time limit.  The notebooks are sized to run in about a minute each on 2
-cores (measured: privacy ~65 s, utility ~65 s, simulator ~35 s, kernel start included).
+cores (measured on 2 shared cores: privacy 31-38 s, utility 57-65 s, simulator
+27-36 s; this file ~2 min in all).
 """
 from __future__ import annotations
 
