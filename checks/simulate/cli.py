@@ -56,6 +56,11 @@ def build_parser() -> argparse.ArgumentParser:
                    help="render a paper figure instead: one of the --list names, or 'all'")
     p.add_argument("--quick", action="store_true", help="seconds-long smoke version of figures")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument("--checkpoint", default=None, metavar="DIR",
+                   help="save every finished chunk of runs here; re-running the same "
+                        "command resumes (default: OUT/.checkpoint when --out is given)")
+    p.add_argument("--chunk-runs", type=int, default=None, metavar="N",
+                   help="runs per chunk (default: as many as fit in 512 MiB)")
     return p
 
 
@@ -136,6 +141,17 @@ def _run_simulation(args) -> int:
                diameter=args.diameter, radius=args.radius)
     algo.check(hp)
     kw = dict(runs=args.runs, T=args.T, seed=args.seed, device=args.device, dtype=args.dtype)
+    ckpt = None
+    if args.chunk_runs is not None:
+        from checks.simulate.runner import bytes_per_run, resolve_dtype
+        if args.chunk_runs < 1:
+            raise ValueError(f"chunk-runs must be an integer >= 1, got {args.chunk_runs}")
+        kw["memory_bytes"] = args.chunk_runs * bytes_per_run(problem, 1,
+                                                             resolve_dtype(args.dtype))
+    ck_dir = args.checkpoint or (os.path.join(args.out, ".checkpoint") if args.out else None)
+    if ck_dir:
+        from checks.simulate.checkpoint import Checkpoint
+        ckpt = kw["checkpoint"] = Checkpoint(ck_dir)
     t0 = time.perf_counter()
     with _Progress(2 * args.runs * args.T, f"{args.algo} on {args.problem}",
                    not args.no_progress and sys.stderr.isatty()) as prog:
@@ -173,6 +189,10 @@ def _run_simulation(args) -> int:
                 rows.append(row)
         write_csv(os.path.join(args.out, "simulate.csv"), rows)
         print(f"wrote {os.path.join(args.out, 'simulate.json')} and simulate.csv")
+    if ckpt is not None:
+        if ckpt.loaded:
+            print(f"resumed: {ckpt.loaded} chunk(s) from the checkpoint {ck_dir}")
+        ckpt.clear()
     return EXIT_OK
 
 

@@ -221,11 +221,14 @@ def simulate(problem: Problem, algorithm: Algorithm, hp: Hyper, *, runs: int, T:
              with_canary: bool = True, seed: int = 0, device: str | torch.device = "auto",
              dtype: str | torch.dtype = "float32", record_at: Sequence[int] | None = None,
              memory_bytes: int = DEFAULT_MEMORY_BYTES,
-             progress: Callable[[int], None] | None = None) -> SimResult:
+             progress: Callable[[int], None] | None = None,
+             checkpoint=None) -> SimResult:
     """Run ``algorithm`` ``runs`` times for ``T`` steps on ``D'`` (with canary) or ``D``.
 
     θ_0 = 0 (Algorithm 1).  Returns the iterates at ``record_at`` (default: only θ_T).
     ``progress(k)`` is called with the number of run-steps just completed.
+    ``checkpoint`` (a :class:`checks.simulate.checkpoint.Checkpoint`) saves every finished
+    chunk and skips the chunks already saved by an interrupted run of the same call.
     """
     algorithm.check(hp)
     rec = _validate(problem, hp, runs, T, with_canary, record_at)
@@ -241,8 +244,21 @@ def simulate(problem: Problem, algorithm: Algorithm, hp: Hyper, *, runs: int, T:
         canary_const = problem.canary_grad(torch.zeros(1, d, device=dev, dtype=dt))
     stream = 1 if with_canary else 0
     t0 = time.perf_counter()
+    ck_config = None
+    if checkpoint is not None:
+        ck_config = {"problem": problem.summary(), "algorithm": algorithm.name,
+                     "hyper": hp.as_dict(), "runs": runs, "T": T, "seed": seed,
+                     "stream": stream, "device": dev.type, "dtype": str(dt),
+                     "record_at": rec, "chunk_runs": cs}
     for ci, start in enumerate(range(0, runs, cs)):
         N = min(cs, runs - start)
+        if checkpoint is not None:
+            saved = checkpoint.load(ck_config, ci, (len(rec), N, d))
+            if saved is not None:
+                out[:, start:start + N] = saved.to(dt)
+                if progress is not None:
+                    progress(N * T)
+                continue
         gen = torch.Generator(device=dev)
         gen.manual_seed(chunk_seed(seed, stream, ci))
         ring = [torch.empty(N, d, device=dev, dtype=dt) for _ in range(4)]
@@ -297,6 +313,8 @@ def simulate(problem: Problem, algorithm: Algorithm, hp: Hyper, *, runs: int, T:
             raise FloatingPointError(
                 f"non-finite iterate in runs {start}..{start + N - 1}: reduce eta or use "
                 f"float64 (eta={hp.eta}, dtype={dt})")
+        if checkpoint is not None:
+            checkpoint.save(ck_config, ci, out[:, start:start + N])
     seconds = time.perf_counter() - t0
     meta = {"problem": problem.summary(), "algorithm": algorithm.name, "hyper": hp.as_dict(),
             "runs": runs, "T": T, "seed": seed, "device": str(dev), "dtype": str(dt).split(".")[-1],
