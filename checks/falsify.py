@@ -256,7 +256,10 @@ class _Evaluator:
             for r in relations(b):
                 if r not in self.rels:
                     self.rels.append(r)
-        exprs = [e for r in self.rels for e in (r.lhs, r.rhs)]
+        # per relation: lhs, rhs, and the sum of the absolute values of their top-level
+        # terms — the scale against which a difference is judged (a - b = 0 with large
+        # a, b is a cancellation, not a violation)
+        exprs = [e for r in self.rels for e in (r.lhs, r.rhs, _term_scale(r))]
         exprs, np_funcs, mp_funcs = _numeric_ready(exprs)
         self._np = sp.lambdify(self.syms, _float_friendly(exprs),
                                modules=[np_funcs, "numpy"])
@@ -277,7 +280,7 @@ class _Evaluator:
 
     def _pointwise(self, vals):
         n = vals.shape[1]
-        cols = [np.full(n, np.nan) for _ in range(2 * len(self.rels))]
+        cols = [np.full(n, np.nan) for _ in range(3 * len(self.rels))]
         for j in range(n):
             args = [_pyval(v, s) for v, s in zip(vals[:, j], self.syms)]
             try:
@@ -296,8 +299,8 @@ class _Evaluator:
         sides = self.sides_np(vals)
         rel_slack = {}
         for k, r in enumerate(self.rels):
-            a, b = sides[2 * k], sides[2 * k + 1]
-            rel_slack[r] = _rel_slack_np(r, a, b)
+            a, b, sc = sides[3 * k], sides[3 * k + 1], sides[3 * k + 2]
+            rel_slack[r] = _rel_slack_np(r, a, b, sc)
         ok = np.ones(vals.shape[1], dtype=bool)
         ok &= np.all(np.isfinite(vals), axis=0)
         n = vals.shape[1]
@@ -328,7 +331,8 @@ class _Evaluator:
             sides = self._mp(*args)
             rel_slack = {}
             for k, r in enumerate(self.rels):
-                rel_slack[r] = self._rel_slack_mp(r, sides[2 * k], sides[2 * k + 1], point)
+                rel_slack[r] = self._rel_slack_mp(r, sides[3 * k], sides[3 * k + 1],
+                                                  sides[3 * k + 2], point)
             hyps_ok = all(_bool_mp(h, rel_slack) for h in self.claim.hypotheses)
             concl = _bool_mp_slack(self.claim.conclusion, rel_slack)
             return hyps_ok, concl
@@ -343,11 +347,12 @@ class _Evaluator:
                 sides = self._mp(*args)
                 rel_slack = {}
                 for k, r in enumerate(self.rels):
-                    a, b = mpmath.mpmathify(sides[2 * k]), mpmath.mpmathify(sides[2 * k + 1])
-                    if a.imag or b.imag:
+                    a, b = mpmath.mpmathify(sides[3 * k]), mpmath.mpmathify(sides[3 * k + 1])
+                    sc = mpmath.mpmathify(sides[3 * k + 2])
+                    if a.imag or b.imag or sc.imag:
                         return None
                     a, b = a.real, b.real
-                    scale = max(abs(a), abs(b))
+                    scale = max(abs(a), abs(b), abs(sc.real))
                     rel_slack[r] = np.array(float((b - a) / scale) if scale else 0.0)
             val, _ = _bool_np(self.claim.conclusion, rel_slack)
             val = float(val)
@@ -355,26 +360,24 @@ class _Evaluator:
         except Exception:
             return None
 
-    def _rel_slack_mp(self, r, a, b, point):
-        """(signed slack, exact_zero) for a relation at mpmath precision."""
-        a, b = mpmath.mpmathify(a), mpmath.mpmathify(b)
+    def _rel_slack_mp(self, r, a, b, sc, point):
+        """(signed slack, exact_zero) for a relation at mpmath precision; a difference
+        within CONFIRM_TOL of 0 (relative to the terms' scale) is decided exactly."""
+        a, b, sc = mpmath.mpmathify(a), mpmath.mpmathify(b), mpmath.mpmathify(sc)
         if not (mpmath.isfinite(a) and mpmath.isfinite(b)) or a.imag or b.imag:
             return (None, False)
         a, b = a.real, b.real
-        scale = max(abs(a), abs(b))
+        scale = max(abs(a), abs(b), abs(sc.real) if mpmath.isfinite(sc) else 0)
         diff = b - a
         rel = diff / scale if scale else mpmath.mpf(0)
         exact_zero = False
         if abs(rel) < CONFIRM_TOL:
             sub = {s: sp.Rational(v.numerator, v.denominator) for s, v in point.items()}
-            val = sp.simplify((r.rhs - r.lhs).subs(sub))
-            exact_zero = val == 0
-            if not exact_zero:
-                n = sp.N(val, 60)
-                if n.is_real and n != 0:
-                    rel = mpmath.mpf(str(sp.sign(n))) * CONFIRM_TOL  # tiny, correct sign
-                else:
-                    return (None, False)
+            sgn = _sign_exact(r.rhs - r.lhs, sub)
+            if sgn is None:
+                return (None, False)
+            exact_zero = sgn == 0
+            rel = mpmath.mpf(sgn) * CONFIRM_TOL   # tiny, with the exact sign
         return (rel, exact_zero)
 
 
@@ -469,8 +472,16 @@ def _mpval(v: Fraction, s):
     return mpmath.mpf(v.numerator) / v.denominator
 
 
-def _rel_slack_np(r, a, b):
-    scale = np.maximum(np.abs(a), np.abs(b))
+def _term_scale(r) -> sp.Expr:
+    """Σ|t| over the top-level terms of both sides (0 when each side is one term)."""
+    terms = list(sp.Add.make_args(r.lhs)) + list(sp.Add.make_args(r.rhs))
+    if len(terms) <= 2:
+        return sp.Integer(0)
+    return sp.Add(*[sp.Abs(t) for t in terms])
+
+
+def _rel_slack_np(r, a, b, sc=0.0):
+    scale = np.maximum(np.maximum(np.abs(a), np.abs(b)), np.nan_to_num(np.abs(sc)))
     with np.errstate(all="ignore"):
         rel = np.where(scale > 0, (b - a) / np.where(scale > 0, scale, 1), 0.0)
     rel = np.where(np.isfinite(a) & np.isfinite(b), rel, np.nan)
@@ -672,6 +683,8 @@ def confirm(claim: Claim, point: dict, evaluator: _Evaluator | None = None
             if not hyps_ok or concl is not False:
                 ok = False
                 break
+        if ok and not _exact_decide(claim, cand):
+            ok = False
         if ok:
             out = {s.name: _exact_str(v) for s, v in sorted(cand.items(), key=lambda kv:
                                                               kv[0].name)}
@@ -680,6 +693,64 @@ def confirm(claim: Claim, point: dict, evaluator: _Evaluator | None = None
                 val = dexpr.subs(sub)
                 out[dsym.name] = str(val) if val.is_Rational else f"{str(val)} ≈ {sp.N(val, 20)}"
             return out
+    return None
+
+
+def _exact_decide(claim: Claim, point: dict[sp.Symbol, Fraction]) -> bool:
+    """Final arbiter of a candidate: substitute the exact rationals and let SymPy's
+    adaptive-precision ``evalf(strict=True)`` decide every sign (it raises rather than
+    return digits it cannot guarantee; a difference it cannot separate from 0 is
+    decided by ``simplify``).  True iff every hypothesis holds and the conclusion
+    fails.  (mpmath at fixed precision is fooled by cancellation around 0.)"""
+    sub = {s: sp.Rational(v.numerator, v.denominator) for s, v in point.items()}
+    for h in claim.hypotheses:
+        if _truth_exact(h, sub) is not True:
+            return False
+    return _truth_exact(claim.conclusion, sub) is False
+
+
+def _sign_exact(expr, sub) -> int | None:
+    val = expr.subs(sub)
+    if val.has(sp.Sum):
+        val = val.doit()
+    try:
+        v = val.evalf(DIGITS[0], strict=True, maxn=4000)
+    except Exception:   # PrecisionExhausted: maybe exactly 0
+        try:
+            return 0 if sp.simplify(val) == 0 else None
+        except Exception:
+            return None
+    if v.is_zero:
+        return 0
+    if not v.is_real or not v.is_finite:
+        return None
+    return 1 if v > 0 else -1
+
+
+def _truth_exact(b, sub) -> bool | None:
+    if b is sp.true or b is True:
+        return True
+    if b is sp.false or b is False:
+        return False
+    if isinstance(b, sp.core.relational.Relational):
+        sgn = _sign_exact(b.rhs - b.lhs, sub)
+        if sgn is None:
+            return None
+        if isinstance(b, sp.Equality):
+            return sgn == 0
+        if isinstance(b, sp.Unequality):
+            return sgn != 0
+        if isinstance(b, (sp.LessThan, sp.StrictLessThan)):
+            return sgn > 0 or (sgn == 0 and isinstance(b, sp.LessThan))
+        return sgn < 0 or (sgn == 0 and isinstance(b, sp.GreaterThan))
+    if isinstance(b, (sp.And, sp.Or)):
+        vals = [_truth_exact(a, sub) for a in b.args]
+        if isinstance(b, sp.And):
+            return False if False in vals else (None if None in vals else True)
+        return True if True in vals else (None if None in vals else False)
+    if isinstance(b, sp.Not):
+        v = _truth_exact(b.args[0], sub)
+        return None if v is None else not v
     return None
 
 

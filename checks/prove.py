@@ -46,7 +46,7 @@ from checks.claim import Claim, symbol_constraints
 #: encoded results — measured in benchmarks/verify_speed.py)
 DEFAULT_RLIMIT = 1_000_000
 #: wall-clock safety net per z3 call, milliseconds (the rlimit should bind first)
-DEFAULT_TIMEOUT_MS = 10_000
+DEFAULT_TIMEOUT_MS = 30_000
 
 
 @dataclass

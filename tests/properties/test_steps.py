@@ -1,0 +1,103 @@
+"""One Hypothesis property test per encoded ALGEBRA/SCALAR step, straight from the
+registry: "no point that satisfies the step's hypotheses violates it".
+
+Points come from the engine's own sampler (:mod:`checks.falsify`: domains from the
+hypotheses, log-uniform scales, boundaries), Hypothesis targets the slack.  A float
+violation is re-checked by :func:`checks.falsify.confirm` (mpmath, 50 and 80 digits);
+rounding noise is ignored.  A confirmed counterexample is then checked again here
+*independently* with SymPy's exact arithmetic — that check must pass (a witness the
+engine would report must be genuine) — and the step is reported as an expected
+failure naming the witness: the paper's step is refuted, not the suite.
+
+    pytest tests/properties -k "lem-3.2" --hypothesis-profile=thorough
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import sympy as sp
+from hypothesis import assume, given, settings, target
+from hypothesis import strategies as st
+from hypothesis.errors import Unsatisfiable
+
+import theory
+from checks.claim import step_claim
+from checks.falsify import N_MODES, _domains, _Evaluator, _sample, confirm
+from theory.model import StepKind, walk_steps
+
+
+def _steps():
+    out = []
+    for r in theory.all_results():
+        if r.kind in ("def", "asm"):
+            continue
+        for loc in walk_steps(r):
+            if loc.step.kind in (StepKind.ALGEBRA, StepKind.SCALAR) and not loc.step.oracle:
+                out.append(pytest.param(loc, id=loc.id))
+    return out
+
+
+STEPS = _steps()
+
+
+class _Refuted(Exception):
+    def __init__(self, cx):
+        super().__init__(str(cx))
+        self.cx = cx
+
+
+def exact_recheck(claim, cx) -> None:
+    """Independent check of a witness: exact rationals in, 100-digit SymPy evaluation;
+    every hypothesis holds, the conclusion fails."""
+    sub = {s: sp.Rational(cx[s.name]) for s in claim.symbols}
+    for s, v in sub.items():
+        assert not s.is_integer or v.q == 1, f"{s} = {v} is not an integer"
+        assert not s.is_positive or v > 0, f"{s} = {v} is not positive"
+        assert not s.is_nonnegative or v >= 0, f"{s} = {v} is negative"
+
+    def truth(b):
+        val = b.subs(sub)
+        if val in (sp.true, sp.false):
+            return bool(val)
+        lhs, rhs = sp.N(val.lhs, 100), sp.N(val.rhs, 100)
+        return bool(type(val)(lhs, rhs))
+
+    for h in claim.hypotheses:
+        assert truth(h), f"hypothesis {h} fails at the witness {cx}"
+    assert not truth(claim.conclusion), f"the conclusion holds at the witness {cx}"
+
+
+@pytest.mark.skipif(not STEPS, reason="no encoded ALGEBRA/SCALAR steps")
+@pytest.mark.parametrize("loc", STEPS)
+def test_step_has_no_counterexample(loc, request):
+    st_ = loc.step
+    claim = step_claim(st_.lhs, st_.rel, st_.rhs, loc.hypotheses)
+    ev = _Evaluator(claim)
+    if not ev.syms:
+        pytest.skip("a closed statement: nothing to sample")
+    doms = _domains(claim)
+    k = len(doms)
+    name = request.config.getoption("hypothesis_profile", default=None) or "ci"
+    point = st.tuples(st.lists(st.integers(0, N_MODES - 1), min_size=k, max_size=k),
+                      st.lists(st.floats(0, 1, allow_nan=False), min_size=k, max_size=k))
+
+    @settings(settings.get_profile(name))
+    @given(point)
+    def prop(mu):
+        modes, us = mu
+        vals = _sample(doms, np.array(modes)[:, None], np.array(us)[:, None])
+        ok, concl = ev.slacks_np(vals)
+        assume(bool(ok[0]))
+        target(-float(concl[0]), label="negated slack")
+        if ev.candidate(concl[0]):
+            cx = confirm(claim, dict(zip(ev.syms, vals[:, 0])), ev)
+            if cx is not None:
+                raise _Refuted(cx)
+
+    try:
+        prop()
+    except _Refuted as exc:
+        exact_recheck(claim, exc.cx)
+        pytest.xfail(f"step refuted by the witness {exc.cx}")
+    except Unsatisfiable:
+        pytest.skip("no sampled point satisfied the hypotheses")
