@@ -112,3 +112,26 @@ def test_same_seed_same_outcome():
 def test_budget_validation():
     with pytest.raises(ValueError, match="budget must be an integer >= 1"):
         search(step_claim(x, "<=", x + 1), budget=0)
+
+
+def test_cancellation_against_zero_is_not_a_counterexample():
+    # Eq(A - B, 0) with A = B identically but written differently: float and even
+    # 50-digit evaluations leave a residue; relative to 0 that looks like a violation
+    A = (sp.sqrt(2) * C * sp.sqrt(alpha) / (sp.sqrt(b) * sp.sqrt(n) * sigma_dp)
+         + sp.sqrt(2) * L * sp.sqrt(alpha) / sigma_dp)**2
+    B = sp.expand(A)
+    claim = step_claim(A - B, "=", 0, [alpha > 1])
+    assert search(claim, budget=500, seed=0).counterexample is None
+    # and a witness of a *false* equation against 0 is still found
+    bad = step_claim(A - B + C / (L * 10**6), "=", 0, [alpha > 1])
+    assert search(bad, budget=500, seed=0).counterexample is not None
+
+
+def test_exact_arbiter_rejects_mpmath_noise():
+    from fractions import Fraction
+    from checks.falsify import _exact_decide
+    x_ = sp.Symbol("x", positive=True)
+    claim = step_claim((sp.sqrt(x_) + 1)**2 - x_ - 2 * sp.sqrt(x_) - 1, "=", 0)
+    assert not _exact_decide(claim, {x_: Fraction(2, 3)})      # exactly 0: holds
+    claim2 = step_claim(x_**2, "<=", x_)
+    assert _exact_decide(claim2, {x_: Fraction(3, 2)})          # 9/4 > 3/2: violated
