@@ -14,8 +14,13 @@ the conclusion fails, in four phases:
 3. **polish** — scipy's Nelder–Mead minimises the slack from the best points found;
 4. **confirm** — every candidate is rationalised (small denominators first) and
    re-evaluated with mpmath at 50 and 80 digits: the conclusion must fail and every
-   hypothesis (and every symbol assumption, integrality included) must hold; equality
-   on a boundary is decided exactly with SymPy.  Only then is it a counterexample.
+   hypothesis (and every symbol assumption, integrality included) must hold; then, as
+   the final arbiter, SymPy's adaptive-precision ``evalf(strict=True)`` on the exact
+   rationals decides every sign again (``simplify`` where a difference cannot be told
+   from 0).  Only then is it a counterexample.
+
+Differences are judged against the sum of the absolute values of the terms, so an
+identity written as ``A - B = 0`` is not "violated" by rounding residue.
 
 The *slack* of ``a <= b`` is ``(b - a) / max(|a|, |b|)`` (negative ⇔ violated); of an
 equation ``-|a - b| / max(|a|, |b|)``; ``And`` takes the minimum, ``Or`` the maximum.
@@ -42,6 +47,7 @@ CONFIRM_TOL = mpmath.mpf(10) ** -30
 DIGITS = (50, 80)
 DECADES = 8          # log-uniform magnitudes 10**-8 .. 10**8
 N_MODES = 7
+_CONFIRMED = "confirmed (mpmath at 50 and 80 digits, exact SymPy signs)"
 #: Nelder–Mead evaluations per polishing start (at most)
 POLISH_MAXFEV = 300
 #: simple values tried by the 'nice' sampling mode (witnesses people can read)
@@ -794,7 +800,7 @@ def search(claim: Claim, *, budget: int = 2000, seed: int = 0,
         cx = confirm(claim, p, ev)
         if cx is not None:
             out.counterexample = cx
-            out.detail = "z3 model confirmed at 50 and 80 digits"
+            out.detail = "z3 model " + _CONFIRMED
             return out
     syms = ev.syms
     if not syms:
@@ -802,7 +808,7 @@ def search(claim: Claim, *, budget: int = 2000, seed: int = 0,
         out.samples = 1
         if cx is not None:
             out.counterexample = cx
-            out.detail = "a closed statement, false at 50 and 80 digits"
+            out.detail = "a closed statement, false: " + _CONFIRMED
             return out
         ok, concl = ev.slacks_np(np.zeros((0, 1)))
         out.feasible = int(ok.sum())
@@ -838,7 +844,7 @@ def search(claim: Claim, *, budget: int = 2000, seed: int = 0,
             if cx is not None:
                 out.counterexample = cx
                 _record(out, ok, concl, vals, syms)
-                out.detail = "; ".join(detail + ["confirmed at 50 and 80 digits"])
+                out.detail = "; ".join(detail + [_CONFIRMED])
                 return out
     # phase 2: hypothesis
     n_hyp = max(10, budget // 100) if hypothesis_examples is None else hypothesis_examples
@@ -853,8 +859,7 @@ def search(claim: Claim, *, budget: int = 2000, seed: int = 0,
             if cx is not None:
                 out.counterexample = cx
                 _record(out, ok, concl, vals, syms)
-                out.detail = "; ".join(detail + ["shrunk by Hypothesis, confirmed at 50 "
-                                                 "and 80 digits"])
+                out.detail = "; ".join(detail + ["shrunk by Hypothesis, " + _CONFIRMED])
                 return out
     # phase 3: scipy polish from the best points
     if polish and cands:
@@ -868,8 +873,7 @@ def search(claim: Claim, *, budget: int = 2000, seed: int = 0,
                 if cx is not None:
                     out.counterexample = cx
                     _record(out, ok, concl, vals, syms)
-                    out.detail = "; ".join(detail + ["polished by scipy, confirmed at 50 "
-                                                     "and 80 digits"])
+                    out.detail = "; ".join(detail + ["polished by scipy, " + _CONFIRMED])
                     return out
             vals = np.concatenate([vals, x[:, None]], axis=1)
             ok = np.append(ok, True)
