@@ -155,6 +155,9 @@ def gaussian_rdp(mu1, cov1, mu2, cov2, alpha) -> BothOrders:
     if mu2.shape != (k,) or S1.shape != (k, k) or S2.shape != (k, k):
         raise ValueError(f"shapes must agree: mu1 {mu1.shape}, mu2 {mu2.shape}, "
                          f"cov1 {S1.shape}, cov2 {S2.shape}")
+    for name, v in (("mu1", mu1), ("mu2", mu2), ("cov1", S1), ("cov2", S2)):
+        if not np.all(np.isfinite(v)):
+            raise ValueError(f"{name} must be finite, got {v.tolist()}")
     for name, S in (("cov1", S1), ("cov2", S2)):
         if not np.allclose(S, S.T) or np.any(np.linalg.eigvalsh(S) <= 0):
             raise ValueError(f"{name} must be symmetric positive definite, got {S.tolist()}")
@@ -486,7 +489,11 @@ def mtz_bound(q, sigma, alpha) -> float:
     q = _check_q(q)
     sigma = _check_pos("sigma", sigma)
     a = _check_alpha(alpha)
-    return 2 * a * q * q / sigma**2
+    out = 2 * a * q * q / sigma**2 if sigma**2 > 0 else math.inf
+    if not math.isfinite(out):
+        raise ValueError(f"sigma must be large enough that 2*alpha*q**2/sigma**2 is finite, "
+                         f"got sigma={sigma!r} (alpha={alpha!r}, q={q!r})")
+    return out
 
 
 def _fallback_conditions(alpha, q, sigma):
@@ -624,7 +631,10 @@ def rdp_to_dp(rdp, alpha, delta, method: str = "paper") -> float:
         raise ValueError(f"rdp must be a real number >= 0, got {rdp!r}") from None
     if not (e >= 0):
         raise ValueError(f"rdp must be >= 0, got {rdp!r}")
-    d = float(delta)
+    try:
+        d = float(delta)
+    except (TypeError, ValueError):
+        raise ValueError(f"delta must be a real number in (0, 1), got {delta!r}") from None
     if not (0 < d < 1):
         raise ValueError(f"delta must be in (0, 1), got {delta!r}")
     if method == "paper":
@@ -640,6 +650,9 @@ def best_dp_epsilon(rdps: Sequence[float], alphas: Sequence[float], delta,
     if len(rdps) != len(alphas) or not len(rdps):
         raise ValueError(f"rdps and alphas must have equal non-zero length, got "
                          f"{len(rdps)} and {len(alphas)}")
+    for a in alphas:
+        _check_alpha(a)
+    rdp_to_dp(0.0, 2.0, delta, method)        # validates delta and method
     vals = [(rdp_to_dp(r, a, delta, method), float(a)) for r, a in zip(rdps, alphas)
             if math.isfinite(r)]
     if not vals:
