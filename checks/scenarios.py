@@ -295,6 +295,19 @@ def make(name: str, **params) -> Scenario:
 # --------------------------------------------------------------------------------------
 # closed form: linear canary without projection
 
+#: largest T accepted by the closed form (Binomial(T, q) support) and the grid accountant
+MAX_T_CLOSED_FORM = 10**7
+MAX_T_GRID = 10**5
+MAX_G = 2**22
+
+
+def _check_T(T, cap: int) -> int:
+    """``T`` as an int in [1, cap] (a clear error instead of a huge allocation or hang)."""
+    if isinstance(T, bool) or not isinstance(T, (int, np.integer)) or not 1 <= T <= cap:
+        raise ValueError(f"T must be an integer in [1, {cap}], got {T!r}")
+    return int(T)
+
+
 def linear_canary_mixtures(s: Scenario, T: int | None = None) -> tuple[Mixture1D, Mixture1D]:
     """Exact laws of θ_T for DPSGD-GC when every loss is linear: θ_T = θ_0 − Tηḡ_data −
     (η/b)·g_c·K − η Σζ with K ~ Binomial(T, q) on D' (a Gaussian mixture), K = 0 on D.
@@ -302,7 +315,7 @@ def linear_canary_mixtures(s: Scenario, T: int | None = None) -> tuple[Mixture1D
     if s.algorithm != "DPSGD-GC" or s.canary.constant_grad is None or any(
             l.constant_grad != 0.0 for _, l in s.groups):
         raise ValueError("closed form needs DPSGD-GC with a linear canary and zero-loss data")
-    T = s.T if T is None else int(T)
+    T = s.T if T is None else _check_T(T, MAX_T_CLOSED_FORM)
     g = float(np.clip(s.canary.constant_grad, -s.C, s.C))
     step = -s.eta * g / s.b
     sd = s.eta * s.sigma_dp * math.sqrt(T)
@@ -567,7 +580,9 @@ def last_iterate_rdp(s: Scenario, alpha, *, G: int = 2048, T: int | None = None,
     iterate θ_T between D' = D ∪ {canary} and D, in both orders."""
     a = _check_alpha(alpha)
     t0 = time.perf_counter()
-    T = s.T if T is None else int(T)
+    T = _check_T(s.T if T is None else T, MAX_T_GRID)
+    if isinstance(G, bool) or not isinstance(G, (int, np.integer)) or not 16 <= G <= MAX_G:
+        raise ValueError(f"G must be an integer in [16, {MAX_G}], got {G!r}")
     P = evolve(s, True, G, T)
     Q = evolve(s, False, G, T)
     div, left = discrete_rdp(P, Q, a)
