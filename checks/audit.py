@@ -49,7 +49,8 @@ def clopper_pearson(k, n, confidence: float = 0.95, *, side: str = "two-sided"):
     _check_confidence(confidence)
     k = np.asarray(k, dtype=float)
     n = np.asarray(n, dtype=float)
-    if np.any(n < 1) or np.any(k < 0) or np.any(k > n) or np.any(k != np.floor(k)):
+    if not np.all(np.isfinite(n) & np.isfinite(k)) or np.any(n < 1) or np.any(k < 0) \
+            or np.any(k > n) or np.any(k != np.floor(k)):
         raise ValueError(f"need integers 0 <= k <= n and n >= 1, got k={k}, n={n}")
     a = 1.0 - confidence
     if side == "two-sided":
@@ -76,7 +77,7 @@ def epsilon_hat(fpr, fnr, delta: float):
     _check_delta(delta)
     fpr = np.asarray(fpr, dtype=float)
     fnr = np.asarray(fnr, dtype=float)
-    if np.any((fpr < 0) | (fpr > 1) | (fnr < 0) | (fnr > 1)):
+    if not np.all((fpr >= 0) & (fpr <= 1) & (fnr >= 0) & (fnr <= 1)):   # NaN too
         raise ValueError(f"rates must be in [0, 1], got FPR={fpr}, FNR={fnr}")
 
     def term(num, den):
