@@ -261,4 +261,15 @@ def make_problem(name: str, **kwargs) -> Problem:
     """Build a problem by name (see :data:`PROBLEMS`)."""
     if name not in PROBLEMS:
         raise ValueError(f"problem must be one of {sorted(PROBLEMS)}, got {name!r}")
+    d, n = kwargs.get("d", 1), kwargs.get("n", 100)
+    if isinstance(d, int) and isinstance(n, int) and d > 0 and n > 0 and d * n > MAX_DATA:
+        raise ValueError(f"d*n must be <= {MAX_DATA:g} (the dataset is held in memory), "
+                         f"got d={d}, n={n}")
+    if name != "gradient-canary" and isinstance(n, int) and not isinstance(n, bool) and n < 2:
+        raise ValueError(f"n must be an integer >= 2 for {name!r} (D' = D plus the canary, "
+                         f"D non-empty), got {n!r}")
     return PROBLEMS[name](**kwargs)
+
+
+#: largest dataset (d*n numbers) make_problem builds
+MAX_DATA = 10**8

@@ -199,10 +199,10 @@ class SimResult:
 
 
 def _validate(problem, hp, runs, T, with_canary, record_at):
-    if not isinstance(runs, int) or isinstance(runs, bool) or runs < 1:
-        raise ValueError(f"runs must be an integer >= 1, got {runs!r}")
-    if not isinstance(T, int) or isinstance(T, bool) or T < 0:
-        raise ValueError(f"T must be an integer >= 0, got {T!r}")
+    if not isinstance(runs, int) or isinstance(runs, bool) or not 1 <= runs <= 2**40:
+        raise ValueError(f"runs must be an integer in [1, 2**40], got {runs!r}")
+    if not isinstance(T, int) or isinstance(T, bool) or not 0 <= T <= 2**40:
+        raise ValueError(f"T must be an integer in [0, 2**40], got {T!r}")
     if with_canary and problem.canary is None:
         raise ValueError("with_canary=True but the problem has no canary")
     n_here = problem.n if with_canary else problem.n_base
