@@ -282,6 +282,8 @@ def write_report(reports, out_dir, *, seed: int = 0, budget: int = 0) -> list[Pa
 
     Returns the written paths.  Raises OSError when ``out_dir`` cannot be written.
     """
+    if not isinstance(out_dir, (str, os.PathLike)) or str(out_dir) == "" or "\0" in str(out_dir):
+        raise ValueError(f"out_dir must be a non-empty path without NUL bytes, got {out_dir!r}")
     out = Path(out_dir)
     if out.exists() and not out.is_dir():
         raise NotADirectoryError(20, "not a directory", str(out))
