@@ -346,6 +346,11 @@ def _np_eval(fn, cols, n):
 
 def _draw(sym, u, mode, lo, hi, lo_strict, hi_strict):
     """Vectorised draw of one symbol from uniforms ``u`` in the interval [lo, hi]."""
+    with np.errstate(all="ignore"):
+        return _draw_raw(sym, u, mode, lo, hi, lo_strict, hi_strict)
+
+
+def _draw_raw(sym, u, mode, lo, hi, lo_strict, hi_strict):
     n = u.shape[0]
     pos = bool(sym.is_positive)
     nonneg = bool(sym.is_nonnegative)
