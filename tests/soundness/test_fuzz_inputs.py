@@ -12,6 +12,8 @@ import contextlib
 import io
 import math
 import os
+import shutil
+import tempfile
 import traceback
 from pathlib import Path
 
@@ -219,11 +221,14 @@ def cli(argv):
     from checks import cli as dpcli
     COUNT["n"] += 1
     out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+    work = Path(tempfile.mkdtemp(prefix="dpcheck-fuzz-"))     # relative outputs land here
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err), \
+            contextlib.chdir(work):
         try:
             code = dpcli.main(argv)
         except SystemExit as exc:                   # argparse
             code = exc.code if isinstance(exc.code, int) else 2
+    shutil.rmtree(work, ignore_errors=True)
     return code, out.getvalue(), err.getvalue()
 
 
