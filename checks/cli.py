@@ -120,6 +120,8 @@ def report_json(reports, *, seed: int, budget: int) -> dict:
         "result_summary": dict(sorted(Counter(r.verdict.value for r in reports).items())),
         "statement_summary": dict(sorted(
             Counter(r.statement.verdict.value for r in reports).items())),
+        "dimension_mismatches": [s.id for r in reports for s in r.steps
+                                 if s.kind == "UNITS" and "DIMENSION MISMATCH" in s.detail],
     }
 
 
@@ -168,6 +170,9 @@ def render_table(reports, console) -> None:
     console.print(summary_line("steps", data["summary"]))
     console.print(summary_line("results", data["result_summary"]))
     console.print(summary_line("statements", data["statement_summary"]))
+    if data["dimension_mismatches"]:
+        console.print(f"[bold]dimension mismatches:[/] {len(data['dimension_mismatches'])} "
+                      f"({', '.join(data['dimension_mismatches'])})")
 
 
 def summary_line(what: str, counts: dict) -> str:

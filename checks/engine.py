@@ -308,8 +308,11 @@ def check_units(result: Result) -> StepReport | None:
     mism = [f for f in findings if not f.unknown]
     unknown = [f for f in findings if f.unknown]
     if mism:
-        return StepReport(rid, None, "UNITS", Verdict.REFUTED, "units",
-                          detail=f"{len(mism)} dimension mismatch(es): " + " | ".join(
+        # A dimension mismatch is a finding, but not a refutation: REFUTED needs a
+        # counterexample satisfying every hypothesis, and a mismatch alone gives none.
+        # UNCHECKED says "we cannot vouch for this as stated"; the detail names it.
+        return StepReport(rid, None, "UNITS", Verdict.UNCHECKED, "units",
+                          detail=f"DIMENSION MISMATCH ({len(mism)}): " + " | ".join(
                               f"{f.where}: {f.message}" for f in mism[:3]),
                           samples=n, seconds=time.perf_counter() - t0,
                           where={"at": mism[0].where})

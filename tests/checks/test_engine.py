@@ -115,7 +115,9 @@ def test_false_step_refuted_and_result_takes_weakest():
 def test_planted_dimension_error_reported():
     rep = run(toy((Step("units-bad", eta, Rel.LE, 1 / L + 1),)))
     u = by_id(rep)["units"]
-    assert u.verdict is Verdict.REFUTED and "units-bad" in u.detail
+    # a finding, not a refutation: no counterexample comes with a dimension mismatch
+    assert u.verdict is Verdict.UNCHECKED and u.counterexample is None
+    assert "DIMENSION MISMATCH" in u.detail and "units-bad" in u.detail
 
 
 def test_kinds_without_oracles():
