@@ -370,8 +370,16 @@ def z3_stage(claim: Claim, *, rlimit: int = DEFAULT_RLIMIT,
     if dropped:
         extra += f"; hypotheses not used: {', '.join(dropped[:3])}"
     if res == z3.unsat:
+        cx = spot_check(claim)
+        if cx is not None:
+            return ProofOutcome("model", "z3-nra",
+                                "prover disagreement: z3 said unsat but a random admissible "
+                                "point violates the claim at 50 digits (translation bug)"
+                                f"{extra}", model=cx, seconds=time.perf_counter() - t0,
+                                exact=True)
         return ProofOutcome("proved", "z3-nra",
-                            f"z3: hypotheses ∧ ¬conclusion is unsat{extra}", seconds=secs)
+                            f"z3: hypotheses ∧ ¬conclusion is unsat{extra}; no violation at "
+                            f"{SPOT_CHECK_POINTS} random admissible points", seconds=secs)
     if res == z3.sat:
         m = solver.model()
         model = {}
@@ -384,6 +392,22 @@ def z3_stage(claim: Claim, *, rlimit: int = DEFAULT_RLIMIT,
                             model=model, seconds=secs, exact=exact)
     reason = solver.reason_unknown()
     return ProofOutcome("unknown", "z3-nra", f"z3: unknown ({reason}){extra}", seconds=secs)
+
+
+#: random admissible points evaluated after every z3 ``unsat`` (issue 6)
+SPOT_CHECK_POINTS = 16
+
+
+def spot_check(claim: Claim, n: int = SPOT_CHECK_POINTS, seed: int = 0) -> dict | None:
+    """Cheap re-check of a z3 ``unsat``: ``n`` random admissible points from the search's
+    sampler, any violation confirmed with mpmath at 50 and 80 digits.  Returns the
+    confirmed counterexample (a translation bug) or None."""
+    from checks import falsify
+    try:
+        sr = falsify.search(claim, budget=n, seed=seed, hypothesis_examples=0, polish=0)
+    except Exception:   # noqa: BLE001 - an expression the evaluators cannot take
+        return None
+    return sr.counterexample
 
 
 def _z3_value(val) -> str:
