@@ -109,3 +109,26 @@ def test_mutation_campaign_ci_subset(mutants):
 def test_mutation_campaign_full(mutants):
     camp = mutate.run_campaign(mutants, budget=300, seed=0)
     _assert_figures(camp, min_false=150)
+
+
+def test_z3_unsat_is_spot_checked(monkeypatch):
+    """A planted translation bug (log(x) <= x - 3, false) makes z3 answer unsat for a
+    false claim; the spot check after every unsat must catch it, so no PROVED."""
+    import z3
+    from checks import prove
+    from checks.claim import step_claim
+
+    def bad_log(self, arg):
+        x_ = self.expr(arg)
+        v = self.fresh("log")
+        self.side += [x_ > 0, v <= x_ - 3]
+        return v
+    monkeypatch.setattr(prove._Translator, "_log", bad_log)
+    claim = step_claim(sp.log(x), Rel.LE, x - 2, [])        # false: x = 1 gives 0 <= -1
+    z = prove.z3_stage(claim)
+    assert z.status != "proved"
+    assert "disagreement" in z.detail and z.model is not None
+    assert prove.prove(claim).status != "proved"
+    # without the bug the same claim is not proved either, and a true one still is
+    monkeypatch.undo()
+    assert prove.prove(step_claim(sp.log(x), Rel.LE, x - 1, [])).status == "proved"
