@@ -106,6 +106,12 @@ def make_claim(conclusion: sp.Basic, hypotheses: Iterable = ()) -> Claim:
             if d is None:
                 continue
             sym, expr = d
+            if isinstance(conclusion, sp.core.relational.Relational) and any(
+                    side.subs(sym, expr).has(sp.zoo, sp.nan, sp.oo, -sp.oo)
+                    for side in (conclusion.lhs, conclusion.rhs)):
+                # substituting would divide by zero: SymPy would then evaluate the
+                # conclusion to False and call it refuted; keep it as a hypothesis
+                continue
             definitions.append((sym, expr))
             # the defined symbol's own assumptions (K > 0) stay in force, on its value
             flat = [g.subs(sym, expr) for g in flat if g is not h] + [
