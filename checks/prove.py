@@ -357,8 +357,8 @@ def z3_stage(claim: Claim, *, rlimit: int = DEFAULT_RLIMIT,
     except Untranslatable as exc:
         return ProofOutcome("unknown", "z3-nra", f"not translatable to z3: {exc}",
                             seconds=time.perf_counter() - t0)
-    solver = z3.SolverFor("QF_NRA") if not any(
-        isinstance(v, z3.ArithRef) and v.is_int() for v in tr.vars.values()) else z3.Solver()
+    nra = not any(isinstance(v, z3.ArithRef) and v.is_int() for v in tr.vars.values())
+    solver = z3.SolverFor("QF_NRA") if nra else z3.Solver()
     solver.set("rlimit", int(rlimit))
     solver.set("timeout", int(timeout_ms))
     solver.add(*tr.side, *hyps, z3.Not(goal))
@@ -370,6 +370,18 @@ def z3_stage(claim: Claim, *, rlimit: int = DEFAULT_RLIMIT,
     if dropped:
         extra += f"; hypotheses not used: {', '.join(dropped[:3])}"
     if res == z3.unsat:
+        # vacuity: the side conditions (denominators non-zero, root/log arguments >= 0)
+        # must be satisfiable with the hypotheses, else "unsat" only says the step is
+        # undefined wherever the hypotheses hold (issue 6)
+        vac = z3.SolverFor("QF_NRA") if nra else z3.Solver()
+        vac.set("rlimit", int(rlimit))
+        vac.set("timeout", int(timeout_ms))
+        vac.add(*tr.side, *hyps)
+        if vac.check() != z3.sat:
+            return ProofOutcome("unknown", "z3-nra",
+                                "z3: unsat, but the hypotheses leave a denominator zero or a "
+                                "root/log argument negative (the step is undefined there)"
+                                f"{extra}", seconds=time.perf_counter() - t0)
         cx = spot_check(claim)
         if cx is not None:
             return ProofOutcome("model", "z3-nra",
