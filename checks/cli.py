@@ -257,6 +257,7 @@ def _pretty(expr) -> str:
 
 
 def cmd_show(args) -> int:
+    import sympy as sp
     from rich.panel import Panel
     from theory.model import walk_steps
     from theory.registry import get, unknown_message
@@ -274,10 +275,13 @@ def cmd_show(args) -> int:
     head = [f"[bold]{result.id}[/]  {result.title}", f"where: {result.where}"]
     if result.variant_of:
         head.append(f"[yellow]repaired variant of {result.variant_of}[/]")
-    if result.hypotheses:
+    # hypotheses that SymPy already decided from the symbols' assumptions (b >= 1 for a
+    # positive integer b) print as "True": they say nothing to a reader
+    shown = [h for h in result.hypotheses if h.expr is None or h.expr is not sp.true]
+    if shown:
         head.append("hypotheses:")
         head += [f"  • {_pretty(h.expr) if h.expr is not None else h.predicate}"
-                 + (f"   [dim]({h.where})[/]" if h.where else "") for h in result.hypotheses]
+                 + (f"   [dim]({h.where})[/]" if h.where else "") for h in shown]
     if result.statement:
         head.append("statement:")
         head += [f"  {s.label}: {_pretty(s.lhs)} {s.rel.value} {_pretty(s.rhs)}"
@@ -303,7 +307,7 @@ def cmd_show(args) -> int:
             console.print(f"    {_pretty(st.lhs)}  {st.rel.value}  {_pretty(st.rhs)}")
             if st.because:
                 console.print(f"    because: {st.because}")
-            extra = [h for h in loc.hypotheses if h.expr is not None]
+            extra = [h for h in loc.hypotheses if h.expr is not None and h.expr is not sp.true]
             if extra:
                 console.print("    given: " + "; ".join(_pretty(h.expr) for h in extra))
             if st.note:
