@@ -130,16 +130,6 @@ VERDICT_STYLE = {"PROVED": "green", "REFUTED": "bold red", "SUPPORTED": "yellow"
                  "VIOLATED": "bold red", "HOLDS-ON-SCENARIOS": "green", "NOT-TESTED": "dim"}
 
 
-def evidence_text(step) -> str:
-    """Witness, or smallest slack with budget, or the one-line detail."""
-    if step.counterexample:
-        return "witness " + ", ".join(f"{k}={v}" for k, v in step.counterexample.items())
-    if step.verdict.value == "SUPPORTED":
-        slack = "n/a" if step.slack is None else f"{step.slack:.3g}"
-        return f"{step.samples} samples, min slack {slack}"
-    return step.detail
-
-
 def render_table(reports, console) -> None:
     from rich.table import Table
     from rich.text import Text
@@ -164,7 +154,7 @@ def render_table(reports, console) -> None:
                 v = s.verdict.value
                 table.add_row("  " + short, s.eq or "", s.kind,
                               Text(v, style=VERDICT_STYLE.get(v, "")), s.method,
-                              evidence_text(s)[:160])
+                              s.evidence()[:160])
         console.print(table)
     data = report_json(reports, seed=0, budget=0)
     console.print(summary_line("steps", data["summary"]))
@@ -180,32 +170,6 @@ def summary_line(what: str, counts: dict) -> str:
     return f"[bold]{what}:[/] " + ("  ".join(parts) if parts else "none")
 
 
-def render_markdown(reports) -> str:
-    lines = ["# dpcheck verification", ""]
-    paper = None
-    for r in reports:
-        if r.paper != paper:
-            paper = r.paper
-            lines += [f"## {paper}", ""]
-        lines += [f"### {r.id} — {r.title}", "",
-                  f"verdict **{r.verdict.value}**, statement "
-                  f"**{r.statement.verdict.value}** {r.statement.detail}".rstrip(), ""]
-        if r.steps:
-            lines += ["| step | eq | kind | verdict | method | witness / slack |",
-                      "|---|---|---|---|---|---|"]
-            for s in r.steps:
-                cells = [s.id, s.eq or "", s.kind, s.verdict.value, s.method,
-                         evidence_text(s).replace("|", "\\|")]
-                lines.append("| " + " | ".join(cells) + " |")
-            lines.append("")
-    data = report_json(reports, seed=0, budget=0)
-    lines += ["## Summary", "",
-              "steps: " + ", ".join(f"{k} {v}" for k, v in data["summary"].items()),
-              "results: " + ", ".join(f"{k} {v}" for k, v in data["result_summary"].items()),
-              ""]
-    return "\n".join(lines)
-
-
 def cmd_verify(args) -> int:
     results = _resolve(args.ids)
     reports = run_verify(results, budget=args.budget, seed=args.seed,
@@ -214,7 +178,8 @@ def cmd_verify(args) -> int:
         text = json.dumps(report_json(reports, seed=args.seed, budget=args.budget),
                           indent=2, sort_keys=False) + "\n"
     elif args.format == "md":
-        text = render_markdown(reports)
+        from checks.report import render_markdown
+        text = render_markdown(reports, seed=args.seed, budget=args.budget)
     else:
         if args.out:
             buf = io.StringIO()

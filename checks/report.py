@@ -19,7 +19,6 @@ from pathlib import Path
 import sympy as sp
 
 from checks import __version__
-from checks.verdict import Verdict
 
 VERDICT_ORDER = ["PROVED", "CITED", "SUPPORTED", "UNCHECKED", "REFUTED", "DEFINED"]
 VERDICT_COLOUR = {"PROVED": "#2e7d32", "CITED": "#00838f", "SUPPORTED": "#f9a825",
@@ -58,6 +57,17 @@ def step_summary_by_paper(reports) -> dict[str, Counter]:
     return out
 
 
+def _png(fig) -> bytes:
+    """The figure as PNG bytes; the figure is closed."""
+    import matplotlib.pyplot as plt
+
+    fig.tight_layout()
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png")
+    plt.close(fig)
+    return buf.getvalue()
+
+
 def verdict_plot_png(reports) -> bytes:
     """Stacked horizontal bars: steps per verdict, one bar per paper."""
     import matplotlib
@@ -77,11 +87,7 @@ def verdict_plot_png(reports) -> bytes:
     ax.set_title("Verdicts per step")
     ax.legend(loc="lower right", fontsize=8, ncol=3)
     ax.invert_yaxis()
-    fig.tight_layout()
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png")
-    plt.close(fig)
-    return buf.getvalue()
+    return _png(fig)
 
 
 def ratio_plot_png(reports) -> bytes | None:
@@ -101,11 +107,7 @@ def ratio_plot_png(reports) -> bytes | None:
     ax.set_xscale("log")
     ax.set_xlabel("exact divergence / published bound (tightest seen; >1 violates)")
     ax.invert_yaxis()
-    fig.tight_layout()
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png")
-    plt.close(fig)
-    return buf.getvalue()
+    return _png(fig)
 
 
 def _mathml(expr) -> str:
@@ -123,15 +125,6 @@ def _formula_html(lhs, rel: str, rhs) -> str:
         math = (f'<math display="block"><mrow>{ml_l}<mo>{rel_mo}</mo>{ml_r}</mrow></math>')
         return f'<div class="formula">{math}<code class="plain">{text}</code></div>'
     return f'<div class="formula"><code>{text}</code></div>'
-
-
-def _evidence(step) -> str:
-    if step.counterexample:
-        return "witness " + ", ".join(f"{k}={v}" for k, v in step.counterexample.items())
-    if step.verdict is Verdict.SUPPORTED:
-        slack = "n/a" if step.slack is None else f"{step.slack:.3g}"
-        return f"{step.samples} samples, min slack {slack}"
-    return step.detail
 
 
 def _derivations_text() -> list[tuple[str, str]]:
@@ -152,10 +145,11 @@ def _derivations_text() -> list[tuple[str, str]]:
 
 
 # ----------------------------------------------------------------------------- markdown
-def render_markdown(reports, *, seed: int, budget: int, plots: dict[str, str]) -> str:
+def render_markdown(reports, *, seed: int, budget: int,
+                    plots: dict[str, str] | None = None) -> str:
     from theory.registry import get
 
-    lines = [f"# dpcheck report", "",
+    lines = ["# dpcheck report", "",
              f"dpcheck {__version__}, seed {seed}, search budget {budget} examples per step.",
              ""]
     lines += ["## Summary", "", "| paper | results | " + " | ".join(VERDICT_ORDER) + " |",
@@ -164,7 +158,7 @@ def render_markdown(reports, *, seed: int, budget: int, plots: dict[str, str]) -
         lines.append(f"| {paper} | {sum(c.values())} | "
                      + " | ".join(str(c.get(v, 0)) for v in VERDICT_ORDER) + " |")
     lines.append("")
-    for name, fname in plots.items():
+    for name, fname in (plots or {}).items():
         lines += [f"![{name}]({fname})", ""]
     paper = None
     for rep in reports:
@@ -189,7 +183,7 @@ def render_markdown(reports, *, seed: int, budget: int, plots: dict[str, str]) -
                       "|---|---|---|---|---|---|"]
             for s in rep.steps:
                 cells = [s.id, s.eq or "", s.kind, s.verdict.value, s.method,
-                         _evidence(s).replace("|", "\\|")]
+                         s.evidence().replace("|", "\\|")]
                 lines.append("| " + " | ".join(cells) + " |")
             lines.append("")
     for title, text in _derivations_text():
@@ -268,7 +262,7 @@ def render_html(reports, *, seed: int, budget: int, plots_png: dict[str, bytes])
             for s in rep.steps:
                 parts.append(f"<tr><td>{e(s.id)}</td><td>{e(s.eq or '')}</td>"
                              f"<td>{e(s.kind)}</td><td>{_badge(s.verdict.value)}</td>"
-                             f"<td>{e(s.method)}</td><td>{e(_evidence(s))}</td></tr>")
+                             f"<td>{e(s.method)}</td><td>{e(s.evidence())}</td></tr>")
             parts.append("</table>")
         parts.append("</div>")
     for title, text in _derivations_text():

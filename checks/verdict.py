@@ -73,6 +73,16 @@ class StepReport:
     detail: str = ""
     where: dict[str, str] | None = None
 
+    def evidence(self) -> str:
+        """One line for tables: the witness, or the search budget and smallest slack,
+        or the detail (certificate, oracle, finding)."""
+        if self.counterexample:
+            return "witness " + ", ".join(f"{k}={v}" for k, v in self.counterexample.items())
+        if self.verdict is Verdict.SUPPORTED:
+            slack = "n/a" if self.slack is None else f"{self.slack:.3g}"
+            return f"{self.samples} samples, min slack {slack}"
+        return self.detail
+
     def to_json(self) -> dict:
         d = asdict(self)
         d["verdict"] = self.verdict.value

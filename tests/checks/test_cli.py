@@ -103,7 +103,7 @@ def test_out_file_written_and_unwritable_out_is_usage_error(capsys, tmp_path):
     target = tmp_path / "v.md"
     code, _, _ = _run(capsys, "verify", rid, "--format", "md", "--out", str(target),
                       "--budget", "20")
-    assert code == 0 and target.read_text().startswith("# dpcheck verification")
+    assert code == 0 and target.read_text().startswith("# dpcheck report")
     locked = tmp_path / "locked"
     locked.mkdir()
     os.chmod(locked, stat.S_IRUSR | stat.S_IXUSR)
