@@ -393,6 +393,19 @@ def _simulate(rest: list[str]) -> int:
     return sim_main(rest)
 
 
+#: optional dependencies and the extra that installs them
+EXTRAS = {"torch": "sim", "matplotlib": "plots"}
+
+
+def _missing_extra(exc: ModuleNotFoundError, command: str) -> int:
+    root = (exc.name or "").split(".")[0]
+    if root not in EXTRAS:
+        raise exc
+    print(f"dpcheck {command}: error: needs the optional dependency {root!r}: "
+          f"pip install 'dpcheck[{EXTRAS[root]}]'", file=sys.stderr)
+    return EXIT_USAGE
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] == "simulate":
@@ -401,6 +414,8 @@ def main(argv: list[str] | None = None) -> int:
         except (UsageError, ValueError) as exc:
             print(f"dpcheck simulate: error: {exc}", file=sys.stderr)
             return EXIT_USAGE
+        except ModuleNotFoundError as exc:
+            return _missing_extra(exc, "simulate")
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "command", None):
@@ -411,6 +426,8 @@ def main(argv: list[str] | None = None) -> int:
     except UsageError as exc:
         print(f"dpcheck {args.command}: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    except ModuleNotFoundError as exc:
+        return _missing_extra(exc, args.command)
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130

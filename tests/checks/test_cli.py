@@ -130,3 +130,20 @@ def test_list_and_show(capsys):
     assert code == 0 and rid in out
     code, out, _ = _run(capsys, "show", rid, "--budget", "20")
     assert code == 0 and rid in out and "statement verdict" in out
+
+
+def test_missing_optional_dependency_names_the_extra(capsys, monkeypatch):
+    import builtins
+    real_import = builtins.__import__
+
+    def no_torch(name, *args, **kwargs):
+        if name.split(".")[0] == "torch":
+            raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_torch)
+    for mod in [m for m in list(__import__("sys").modules) if m.startswith("checks.simulate")]:
+        monkeypatch.delitem(__import__("sys").modules, mod)
+    code = main(["simulate", "--list"])
+    err = capsys.readouterr().err
+    assert code == 2 and "pip install 'dpcheck[sim]'" in err and "Traceback" not in err
