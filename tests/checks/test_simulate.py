@@ -15,15 +15,8 @@ from checks.simulate.problems import PROBLEMS, make_problem
 from checks.simulate.runner import InclusionClock, resolve_device, simulate, simulate_pair
 
 
-@pytest.fixture(autouse=True, scope="module")
-def _one_torch_thread():
-    """Small tensors gain nothing from intra-op threads, and on a shared 2-core CI box
-    spinning OpenMP threads slow these tests down by an order of magnitude."""
-    import torch
-    old = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(old)
+#: small tensors: one torch thread (see tests/checks/conftest.py)
+pytestmark = pytest.mark.usefixtures("one_torch_thread")
 
 
 

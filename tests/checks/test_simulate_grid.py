@@ -9,7 +9,6 @@ import math
 
 import numpy as np
 import pytest
-import torch
 from scipy import optimize, stats
 
 scenarios = pytest.importorskip("checks.scenarios")
@@ -18,12 +17,8 @@ from checks.audit import audit_final_iterate  # noqa: E402
 from checks.simulate import Hyper, make_algorithm, make_problem, simulate_pair  # noqa: E402
 
 
-@pytest.fixture(autouse=True, scope="module")
-def _one_torch_thread():
-    old = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(old)
+#: small tensors: one torch thread (see tests/checks/conftest.py)
+pytestmark = pytest.mark.usefixtures("one_torch_thread")
 
 
 CASES = {
