@@ -103,7 +103,7 @@ def resolve(selectors: list[str] | None) -> list[Result]:
         if sel in papers():
             wanted.update(r.id for r in results_of(sel))
             continue
-        rid = sel.split("/", 1)[0]
-        get(rid) if "/" not in sel else get(rid)  # raises with close matches
+        rid = sel.split("/", 1)[0]  # a step id selects its result
+        get(rid)  # raises KeyError naming close matches
         wanted.add(rid)
     return [r for r in all_results() if r.id in wanted]
