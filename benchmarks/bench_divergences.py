@@ -1,4 +1,4 @@
-"""Benchmarks of checks.divergences / checks.scenarios (measurements, not timed tests).
+"""Benchmarks of checks.truth.divergences / checks.truth.scenarios (measurements, not timed tests).
 
 1. Grid accountant: T = 1000 steps of DPSGD-GC (linear canary, zero-loss data) on a
    2^14-cell grid, both datasets; goal <= 2 s on 2 cores.  Accuracy against the
@@ -14,8 +14,8 @@ import time
 
 import numpy as np
 
-from checks.divergences import sgm_rdp
-from checks.scenarios import discrete_rdp, evolve, linear_canary, linear_canary_exact
+from checks.truth.divergences import sgm_rdp
+from checks.truth.scenarios import discrete_rdp, evolve, linear_canary, linear_canary_exact
 
 
 def _best(fn, repeat=3):

@@ -387,7 +387,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _simulate(rest: list[str]) -> int:
     if rest and rest[0] == "exact":
-        from checks.exact_cli import main as exact_main
+        from checks.simulate.exact_cli import main as exact_main
         return exact_main(rest[1:])
     from checks.simulate.cli import main as sim_main
     return sim_main(rest)

@@ -7,7 +7,7 @@ For each result, :func:`plan` lists the checks and :func:`check_result` runs the
   counterexample search (:mod:`checks.falsify`, seeded from the user's seed and the
   claim), which gives REFUTED (a confirmed witness) or SUPPORTED (budget, smallest
   slack and where).  A step that names an ``oracle`` registered in
-  :mod:`checks.oracles` is judged by it; CITED steps without one are CITED;
+  :mod:`checks.plugins` is judged by it; CITED steps without one are CITED;
   PROBABILISTIC steps without one stay UNCHECKED.  Statement parts of definitions and
   assumptions (``def``/``asm`` results) are DEFINED;
 * **chain links** (``<chain>/link-k``): the right side of step k must equal the left
@@ -38,7 +38,7 @@ import sympy as sp
 
 from checks import falsify, prove, units
 from checks.claim import Claim, make_claim, step_claim
-from checks.oracles import get_statement_check, get_step_oracle
+from checks.plugins import get_statement_check, get_step_oracle
 from checks.verdict import (ResultReport, StatementReport, StatementVerdict, StepReport,
                             Verdict)
 from theory.model import (CaseSplit, Chain, Located, Rel, Result, Step, StepKind,

@@ -47,7 +47,7 @@ from functools import lru_cache
 import mpmath
 import sympy as sp
 
-from checks.oracles import step_oracle
+from checks.plugins import step_oracle
 from checks.verdict import StepReport, Verdict
 from theory.model import Located, Rel, StepKind
 

@@ -23,7 +23,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from checks.oracles import statement_check
+from checks.plugins import statement_check
 from checks.verdict import StatementReport, StatementVerdict
 
 K_SUM = 50

@@ -8,7 +8,7 @@ Public API::
                                         Hyper(eta=0.1, C=1.0, sigma_dp=1.0, b=10),
                                         runs=10_000, T=100, seed=0)
 
-and :mod:`checks.audit` for the membership-inference audit of the final iterates.
+and :mod:`checks.simulate.audit` for the membership-inference audit of the final iterates.
 """
 from checks.simulate.algorithms import (ALGORITHMS, Algorithm, Batch, Hyper, clip,
                                         make_algorithm, project_ball)

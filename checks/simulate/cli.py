@@ -5,10 +5,10 @@
     dpcheck simulate --figure batch-size --out DIR        (or --figure all; --quick to smoke)
 
 A run simulates ``--runs`` runs with the canary (D') and ``--runs`` without (D), audits the
-final iterates with the threshold attack of :mod:`checks.audit`, and writes
+final iterates with the threshold attack of :mod:`checks.simulate.audit`, and writes
 ``DIR/simulate.json`` (configuration, problem, audit, timings) and ``DIR/simulate.csv``
 (one row per run: side, θ_T·u, and θ_T when d <= 10) atomically.  Exit codes: 0 ok,
-2 usage error (``dpcheck simulate exact …`` is a different command, see ``checks.exact_cli``).
+2 usage error (``dpcheck simulate exact …`` is a different command, see ``checks.simulate.exact_cli``).
 """
 from __future__ import annotations
 
@@ -129,7 +129,7 @@ def _run_figures(args) -> int:
 def _run_simulation(args) -> int:
     import numpy as np
 
-    from checks.audit import audit_final_iterate, direction_scores
+    from checks.simulate.audit import audit_final_iterate, direction_scores
     from checks.simulate.figures import write_csv, write_json
     from checks.simulate.runner import simulate
 

@@ -29,7 +29,7 @@ from typing import Callable
 
 import numpy as np
 
-from checks.audit import audit_final_iterate
+from checks.simulate.audit import audit_final_iterate
 from checks.simulate.algorithms import Hyper, make_algorithm
 from checks.simulate.problems import make_problem
 from checks.simulate.runner import simulate
@@ -332,7 +332,7 @@ def _ours_explicit(p, T):
 
 def bound_curves_fig1(T: np.ndarray) -> tuple[dict[str, np.ndarray], list[str]]:
     """The curves of liang-aaai Fig. 1 and the notes on their conditions."""
-    from checks.divergences import alpha_star, alpha_star_conditions_numeric, sgm_rdp
+    from checks.truth.divergences import alpha_star, alpha_star_conditions_numeric, sgm_rdp
     p = dict(FIG1_PARAMS)
     vals = dict(p, M=p["C"])
     notes = ["O(.) rows evaluated with hidden constant c_O = 1 (not printed); M = C "
@@ -386,7 +386,7 @@ def bound_curves_fig1(T: np.ndarray) -> tuple[dict[str, np.ndarray], list[str]]:
         notes.append(f"Ours: the strengthened part (48) needs b <= n/5 ({b} > {n / 5:g}); "
                      "the general part (47)/(55) is plotted")
         notes.append(f"MTZ closed form 2 alpha q^2/sigma^2 needs q <= 1/5 (q = {q:g}); "
-                     "exact SGM RDP (checks.divergences.sgm_rdp) used instead")
+                     "exact SGM RDP (checks.truth.divergences.sgm_rdp) used instead")
     if not eta <= 1 / (2 * (m + L)):
         notes.append("Kong & Ribero condition eta <= 1/(2(m+L)) fails")
     if not eta <= 2 / L:

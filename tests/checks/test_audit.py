@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from scipy import integrate, stats
 
-from checks.audit import (clopper_pearson, epsilon_hat, gaussian_delta, gaussian_epsilon,
+from checks.simulate.audit import (clopper_pearson, epsilon_hat, gaussian_delta, gaussian_epsilon,
                           threshold_audit)
 
 

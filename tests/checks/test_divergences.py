@@ -1,11 +1,11 @@
-"""Tests of checks.divergences: closed forms, both orders, dp-accounting agreement."""
+"""Tests of checks.truth.divergences: closed forms, both orders, dp-accounting agreement."""
 import math
 
 import mpmath
 import numpy as np
 import pytest
 
-from checks.divergences import (BothOrders, Mixture1D, alpha_star, alpha_star_conditions_numeric,
+from checks.truth.divergences import (BothOrders, Mixture1D, alpha_star, alpha_star_conditions_numeric,
                                 alpha_star_gaps, best_dp_epsilon, gaussian_rdp, mixture_rdp_1d,
                                 mtz_bound, rdp_to_dp, sgm_rdp, _fallback_conditions)
 
@@ -95,7 +95,7 @@ def test_sgm_no_overflow_extremes():
 
 
 def test_sgm_quadrature_matches_binomial_series_at_integer_orders():
-    from checks.divergences import _sgm_log_quad
+    from checks.truth.divergences import _sgm_log_quad
     for q, s, a in ((0.01, 1.0, 8), (0.1, 2.0, 32), (1e-3, 0.7, 100)):
         quad = _sgm_log_quad(q, s, float(a), "add") / (a - 1)
         assert quad == pytest.approx(sgm_rdp(q, s, a, "add"), rel=1e-10)
@@ -176,7 +176,7 @@ def test_rdp_to_dp_paper_and_balle():
 
 
 def test_mixture_vs_gaussian_integer_series_matches_quadrature_and_sgm():
-    from checks.divergences import mixture_vs_gaussian_int
+    from checks.truth.divergences import mixture_vs_gaussian_int
     P = Mixture1D((0.9, 0.1), (0.0, 1.0), (2.0, 2.0))
     assert mixture_vs_gaussian_int(P, 0.0, 8) == pytest.approx(sgm_rdp(0.1, 2.0, 8, "add"),
                                                                rel=1e-12)

@@ -1,12 +1,12 @@
-"""Tests of `dpcheck simulate exact` (checks.exact_cli)."""
+"""Tests of `dpcheck simulate exact` (checks.simulate.exact_cli)."""
 import csv
 import json
 
 import pytest
 
-from checks.divergences import sgm_rdp
-from checks.exact_cli import main
-from checks.scenarios import linear_canary, linear_canary_exact
+from checks.truth.divergences import sgm_rdp
+from checks.simulate.exact_cli import main
+from checks.truth.scenarios import linear_canary, linear_canary_exact
 
 
 def test_linear_canary_outputs_json_csv_png(tmp_path, capsys):

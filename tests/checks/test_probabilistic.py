@@ -9,7 +9,7 @@ import pytest
 import sympy as sp
 
 from checks import probabilistic as P
-from checks.oracles import get_step_oracle
+from checks.plugins import get_step_oracle
 from checks.verdict import Verdict
 from theory.model import Located, Step, StepKind, asm
 from theory.papers.liang_utility import (E_dev_sq, E_gbar_sq, E_preproj, Pr_dev_half, dist,

@@ -1,12 +1,12 @@
-"""Tests of checks.scenarios: the grid accountant against closed forms, refinement,
+"""Tests of checks.truth.scenarios: the grid accountant against closed forms, refinement,
 projection, assumptions of the named scenarios."""
 import math
 
 import numpy as np
 import pytest
 
-from checks.divergences import sgm_rdp
-from checks.scenarios import (SCENARIOS, domain_interval, evolve, last_iterate_rdp, linear_canary,
+from checks.truth.divergences import sgm_rdp
+from checks.truth.scenarios import (SCENARIOS, domain_interval, evolve, last_iterate_rdp, linear_canary,
                               linear_canary_exact, make)
 
 

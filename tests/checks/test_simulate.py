@@ -8,7 +8,7 @@ import pytest
 import torch
 from scipy import stats
 
-from checks.audit import audit_final_iterate, gaussian_epsilon
+from checks.simulate.audit import audit_final_iterate, gaussian_epsilon
 from checks.simulate.algorithms import (ALGORITHMS, Algorithm, Hyper, clip, make_algorithm,
                                         project_ball)
 from checks.simulate.problems import PROBLEMS, make_problem

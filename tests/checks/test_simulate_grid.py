@@ -1,5 +1,5 @@
 """Cross-checks of the simulator and the audit against the exact grid accountant
-(``checks.scenarios``, helper D): on 1-D linear-canary scenarios the simulated θ_T follows
+(``checks.truth.scenarios``, helper D): on 1-D linear-canary scenarios the simulated θ_T follows
 the grid law (chi-square goodness of fit), and the audit's 95% lower bound on ε never
 exceeds the ε(δ) implied by the exact last-iterate laws (hockey-stick divergence of the
 grid laws, and the RDP → DP conversion of the exact Rényi divergences)."""
@@ -11,9 +11,9 @@ import numpy as np
 import pytest
 from scipy import optimize, stats
 
-scenarios = pytest.importorskip("checks.scenarios")
+scenarios = pytest.importorskip("checks.truth.scenarios")
 
-from checks.audit import audit_final_iterate  # noqa: E402
+from checks.simulate.audit import audit_final_iterate  # noqa: E402
 from checks.simulate import Hyper, make_algorithm, make_problem, simulate_pair  # noqa: E402
 
 

@@ -1,4 +1,4 @@
-"""Tests of checks.statements: privacy bounds against exact divergences on scenarios.
+"""Tests of checks.truth.statements: privacy bounds against exact divergences on scenarios.
 
 Bounds are built here (independent of the paper encodings); one test also runs the
 registered liang-icml results when they are encoded."""
@@ -7,9 +7,9 @@ import math
 import pytest
 import sympy as sp
 
-from checks.divergences import sgm_rdp
-from checks.oracles import get_statement_check
-from checks.statements import check_result_bounds, o_form_check, search_bound
+from checks.truth.divergences import sgm_rdp
+from checks.plugins import get_statement_check
+from checks.truth.statements import check_result_bounds, o_form_check, search_bound
 from checks.verdict import StatementVerdict
 from theory.model import Bound, Result, asm
 from theory.symbols import C, T, alpha, b, beta, n, q, sigma, sigma_dp
@@ -144,7 +144,7 @@ def test_trivial_bound_of_e1_missing_eta_squared_is_violated_and_fix_holds():
 @pytest.mark.slow
 def test_slow_larger_search_keeps_part_2_bounds_holding():
     theory = pytest.importorskip("theory.registry")
-    import checks.statements as S
+    import checks.truth.statements as S
     try:
         r = theory.get("liang-icml:thm-3.3")
     except KeyError:

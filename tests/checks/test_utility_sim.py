@@ -6,7 +6,7 @@ import math
 import pytest
 
 from checks import utility_sim as U
-from checks.oracles import get_statement_check
+from checks.plugins import get_statement_check
 from checks.verdict import StatementVerdict
 from theory import registry
 

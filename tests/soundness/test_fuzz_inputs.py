@@ -87,7 +87,7 @@ def _finite(v, where):
        alpha=st.one_of(BAD_ALPHA, GOOD_ALPHA, st.just(inf)),
        order=st.sampled_from(["max", "add", "remove", "both", ""]))
 def test_sgm_rdp(q, sigma, alpha, order):
-    from checks.divergences import sgm_rdp
+    from checks.truth.divergences import sgm_rdp
     r = outcome(sgm_rdp, q, sigma, alpha, order, names=("q", "sigma", "alpha", "order"))
     if r is not None:
         assert r >= 0 or math.isclose(r, 0, abs_tol=1e-12)
@@ -99,7 +99,7 @@ def test_sgm_rdp(q, sigma, alpha, order):
        alpha=st.one_of(BAD_ALPHA, GOOD_ALPHA), delta=st.one_of(ANY_FLOAT, JUNK),
        rdp=st.one_of(ANY_FLOAT, JUNK), which=st.integers(0, 3))
 def test_other_divergence_functions(q, sigma, alpha, delta, rdp, which):
-    from checks import divergences as dv
+    from checks.truth import divergences as dv
     if which == 0:
         outcome(dv.mtz_bound, q, sigma, alpha, names=("q", "sigma", "alpha"))
     elif which == 1:
@@ -117,7 +117,7 @@ def test_other_divergence_functions(q, sigma, alpha, delta, rdp, which):
        sd2=st.one_of(BAD_POS, st.floats(0.1, 10)), alpha=st.one_of(BAD_ALPHA, GOOD_ALPHA),
        which=st.integers(0, 1))
 def test_gaussian_and_mixture_rdp(mu, sd, sd2, alpha, which):
-    from checks import divergences as dv
+    from checks.truth import divergences as dv
     if which == 0:
         outcome(dv.gaussian_rdp, [mu], [[sd]], [0.0], [[sd2]], alpha,
                 names=("mu", "cov", "alpha", "mean", "sigma"))
@@ -143,7 +143,7 @@ INTS = st.one_of(st.integers(-5, 0), st.integers(10**9, 10**18))
        sigma=st.one_of(BAD_POS, st.floats(0.1, 5)), T=st.one_of(INTS, st.integers(1, 50)),
        D=st.one_of(st.none(), BAD_POS, st.floats(0.1, 10)))
 def test_scenario_constructors(name, n, b, eta, C, sigma, T, D):
-    from checks import scenarios
+    from checks.truth import scenarios
     kw = dict(n=n, b=b, eta=eta, C=C, sigma_dp=sigma, T=T)
     if D is not None:
         kw["D"] = D
@@ -157,7 +157,7 @@ def test_scenario_constructors(name, n, b, eta, C, sigma, T, D):
 @given(alpha=st.one_of(BAD_ALPHA, GOOD_ALPHA), T=st.one_of(INTS, st.integers(1, 20)),
        G=st.one_of(st.integers(-3, 1), st.integers(10**9, 10**12), st.integers(64, 256)))
 def test_exact_accountants(alpha, T, G):
-    from checks import scenarios
+    from checks.truth import scenarios
     s = scenarios.make("linear-canary", n=50, b=5, T=5)
     outcome(scenarios.linear_canary_exact, s, alpha, T, names=("alpha", "T"))
     outcome(scenarios.last_iterate_rdp, s, alpha, G=G, T=T, names=("alpha", "T", "G"))
@@ -211,7 +211,7 @@ def test_simulator_constructors_and_runner(problem, d, n, eta, C, sigma, b, samp
        conf=st.one_of(ANY_FLOAT, st.floats(0.5, 0.999)), fpr=ANY_FLOAT, fnr=ANY_FLOAT,
        delta=st.one_of(ANY_FLOAT, st.floats(1e-9, 0.5)))
 def test_audit_functions(k, n, conf, fpr, fnr, delta):
-    from checks import audit
+    from checks.simulate import audit
     outcome(audit.clopper_pearson, k, n, conf, names=("k", "n", "confidence"))
     outcome(audit.epsilon_hat, fpr, fnr, delta, names=("fpr", "fnr", "delta", "FPR", "FNR"))
 

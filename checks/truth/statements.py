@@ -41,10 +41,10 @@ import mpmath
 import numpy as np
 import sympy as sp
 
-from checks.divergences import (Mixture1D, alpha_star, mixture_rdp_1d,
+from checks.truth.divergences import (Mixture1D, alpha_star, mixture_rdp_1d,
                                 mixture_vs_gaussian_int, sgm_rdp)
-from checks.oracles import statement_check
-from checks.scenarios import (last_iterate_rdp, linear_canary, linear_canary_exact,
+from checks.plugins import statement_check
+from checks.truth.scenarios import (last_iterate_rdp, linear_canary, linear_canary_exact,
                               linear_canary_mixtures)
 from checks.verdict import StatementReport, StatementVerdict
 

@@ -36,7 +36,7 @@ import numpy as np
 from scipy.fft import irfft, next_fast_len, rfft
 from scipy.special import gammaln, ndtr, ndtri
 
-from checks.divergences import BothOrders, Mixture1D, _check_alpha, mixture_rdp_1d
+from checks.truth.divergences import BothOrders, Mixture1D, _check_alpha, mixture_rdp_1d
 
 ALGORITHMS = ("DPSGD-GC", "DPSGD-DC")
 DOMAIN_CONVENTIONS = ("centered", "radius")

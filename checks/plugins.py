@@ -13,7 +13,7 @@ scenarios and is registered per result id (or ``"*"`` for any result with bounds
     def _thm33(result, *, budget, seed) -> StatementReport: ...
 
 The modules that register are listed in :data:`PLUGIN_MODULES` and imported on first
-use, so importing ``checks.oracles`` stays cheap and a missing optional dependency
+use, so importing ``checks.plugins`` stays cheap and a missing optional dependency
 (torch) only disables its own plug-ins.
 """
 from __future__ import annotations
@@ -24,7 +24,7 @@ from typing import Callable
 #: modules imported (once) before the first lookup; each registers its plug-ins.
 PLUGIN_MODULES: tuple[str, ...] = (
     "checks.probabilistic",
-    "checks.statements",
+    "checks.truth.statements",
 )
 
 _STEP_ORACLES: dict[str, Callable] = {}

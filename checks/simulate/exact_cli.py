@@ -28,8 +28,8 @@ import sys
 
 import numpy as np
 
-from checks.divergences import sgm_rdp
-from checks.scenarios import SCENARIOS, last_iterate_curve, linear_canary_exact, make
+from checks.truth.divergences import sgm_rdp
+from checks.truth.scenarios import SCENARIOS, last_iterate_curve, linear_canary_exact, make
 
 EXIT_OK, EXIT_USAGE = 0, 2
 _BOUND_RESULTS = {"DPSGD-GC": ("liang-icml:thm-3.3",), "DPSGD-DC": ("liang-icml:thm-3.4",)}
@@ -92,7 +92,7 @@ def _paper_bounds(algo: str):
 
 
 def _bound_value(bd, values: dict, beta_opt) -> float:
-    from checks.statements import _Skip, evaluate, hypotheses_hold
+    from checks.truth.statements import _Skip, evaluate, hypotheses_hold
     betas = [float(beta_opt)] if beta_opt != "best" else list(np.linspace(0.01, 0.99, 50)) + [0.999]
     best = math.nan
     for bt in betas:
