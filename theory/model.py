@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import enum
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Iterator, Union
 
 import sympy as sp
@@ -86,36 +86,106 @@ class StepKind(str, enum.Enum):
 
 
 @dataclass(frozen=True)
-class Assumption:
-    """A named hypothesis: a SymPy relational/boolean, or a named predicate.
+class ImplicitBound:
+    """``var ≤ sup{v > lower : every condition holds at var = v}`` — a bound on a parameter
+    that a paper defines implicitly (the largest order satisfying some conditions, as
+    α*(q, σ) of the sampled Gaussian lemma).  ``conditions`` are relationals in ``var``
+    (and other symbols); ``label`` is how the paper writes the bound (``alpha_star(q,
+    sigma)``).  Not a scalar relation the algebra can use; the statement checks evaluate
+    it numerically (a scan of (lower, upper] then bisection of the last crossing)."""
 
-    ``expr`` is None for predicates such as "l is L-smooth" that are not scalar
-    relations; those are recorded (and rendered) but play no part in algebra.
+    var: sp.Symbol
+    conditions: tuple
+    label: str
+    lower: sp.Expr = sp.Integer(1)
+    upper: sp.Expr = sp.Integer(10) ** 6
+
+    def __post_init__(self):
+        object.__setattr__(self, "conditions", tuple(sp.sympify(c) for c in self.conditions))
+        object.__setattr__(self, "lower", sp.sympify(self.lower))
+        object.__setattr__(self, "upper", sp.sympify(self.upper))
+        if not self.conditions:
+            raise ValueError("conditions must not be empty")
+
+    @property
+    def free_symbols(self) -> set:
+        out = set()
+        for c in self.conditions:
+            out |= c.free_symbols
+        return out
+
+    def __str__(self) -> str:
+        return f"{self.var} <= {self.label}"
+
+
+@dataclass(frozen=True)
+class Assumption:
+    """A hypothesis, with the place in the paper stating it.  Exactly one of:
+
+    * ``expr`` — a SymPy relational/boolean over real symbols (the algebra uses it);
+    * ``cls`` — a typed problem class instance (:mod:`theory.classes`): no scalar content
+      by itself, but it implies relations (:meth:`~theory.classes.ProblemClass.implied`)
+      and truth providers admit only scenarios that are members of it;
+    * ``implicit`` — an :class:`ImplicitBound` such as α ≤ α*(q, σ);
+    * ``predicate`` — last resort, a named statement no checker can use (recorded and
+      rendered; a statement check never guesses from its text).
     """
 
     name: str
     expr: sp.Basic | None = None
     where: str = ""
     predicate: str = ""
+    cls: object = None
+    implicit: ImplicitBound | None = None
 
     def __post_init__(self):
         if self.expr is not None and not isinstance(self.expr, sp.Basic):
             object.__setattr__(self, "expr", sp.sympify(self.expr))
-        if self.expr is None and not self.predicate:
+        if self.cls is not None and not _is_problem_class(self.cls):
+            raise ValueError(f"cls must be a theory.classes.ProblemClass, got {self.cls!r}")
+        if self.expr is None and self.cls is None and self.implicit is None \
+                and not self.predicate:
             object.__setattr__(self, "predicate", self.name)
 
     @property
     def is_relational(self) -> bool:
         return self.expr is not None
 
+    @property
+    def is_class(self) -> bool:
+        return self.cls is not None
+
+    @property
+    def is_predicate(self) -> bool:
+        return self.expr is None and self.cls is None and self.implicit is None
+
     def __str__(self) -> str:
-        return self.name if self.expr is None else str(self.expr)
+        if self.expr is not None:
+            return str(self.expr)
+        return self.name
+
+
+def _is_problem_class(x) -> bool:
+    from theory.classes import ProblemClass
+    return isinstance(x, ProblemClass)
 
 
 def asm(expr, where: str = "", name: str | None = None) -> Assumption:
-    """Shorthand: ``asm(b <= n/5, "Lemma 3.2")``; ``asm("l is L-smooth", "Asm 3.1")``."""
+    """A hypothesis from what the paper states::
+
+        asm(b <= n / 5, "Lemma 3.2")          # a relation
+        asm(LSmooth(L), "Assumption 3.1")     # a typed problem class
+        asm(ImplicitBound(alpha, conds, "alpha_star(q, sigma)"), "Lemma A.12")
+        asm("K is closed and convex")         # a named predicate (last resort)
+    """
+    if isinstance(expr, Assumption):
+        return expr
     if isinstance(expr, str):
         return Assumption(name=name or expr, expr=None, where=where, predicate=expr)
+    if _is_problem_class(expr):
+        return Assumption(name=name or expr.describe(), where=where, cls=expr)
+    if isinstance(expr, ImplicitBound):
+        return Assumption(name=name or str(expr), where=where, implicit=expr)
     expr = sp.sympify(expr)
     return Assumption(name=name or str(expr), expr=expr, where=where)
 
@@ -180,6 +250,13 @@ class Step:
         return f"{self.lhs} {self.rel.value} {self.rhs}"
 
 
+def with_given(extra, steps) -> list[Step]:
+    """The steps with ``extra`` hypotheses put in front of each one's ``given`` (a
+    statement part's hypotheses applied to its proof lines)."""
+    extra = _as_assumptions(extra)
+    return [replace(s, given=extra + s.given) for s in steps]
+
+
 @dataclass(frozen=True)
 class Chain:
     """Consecutive steps ``e0 R1 e1 R2 e2 ...`` as printed.
@@ -239,37 +316,152 @@ class CaseSplit:
 ProofItem = Union[Step, Chain, CaseSplit]
 
 
+FORMS = ("explicit", "O")
+
+
 @dataclass(frozen=True)
 class Bound:
-    """A privacy bound stated by a result: ``(alpha, epsilon)``-RDP with ``epsilon``.
+    """A privacy claim of a result, typed (DESIGN.md, *Data model*).
 
-    ``form`` is ``"explicit"`` when constants are printed, ``"O"`` when the paper gives
-    only an order of magnitude (then the checks ask whether *some* constant works).
-    ``hypotheses`` are those of the part of the result the bound belongs to.
-    ``mechanism`` describes what is private: ``"last-iterate"`` or ``"all-iterates"``.
+    * RDP (default): for every pair of adjacent datasets, **in both orders**,
+      ``D_order(M(D) ‖ M(D')) ≤ expr`` — ``order`` is the paper's Rényi-order symbol.
+    * (ε, δ) (``profile=True``): ``M`` is ``(expr, delta)``-DP, i.e. the exact privacy
+      profile satisfies δ_M(expr) ≤ ``delta`` in both orders.
+
+    ``mechanism`` (:mod:`theory.mechanisms`) says what is released; ``problem_class``
+    (:mod:`theory.classes`) what the statement assumes of the losses — a truth provider
+    admits only scenarios that are members of every class.  ``hypotheses`` are the
+    relations in force (those of the result part the bound belongs to).  ``form="O"``:
+    the paper gives an order of magnitude only, and the checks ask whether *some*
+    constant works along every admissible path.
     """
 
     label: str
-    epsilon: sp.Expr
-    algorithm: str
-    loss_class: str
-    hypotheses: tuple[Assumption, ...] = ()
+    expr: sp.Expr
+    mechanism: object
+    problem_class: tuple = ()
+    order: sp.Expr | None = None
+    delta: sp.Expr | None = None
+    profile: bool = False
     form: str = "explicit"
-    order: sp.Symbol | None = None
-    mechanism: str = "last-iterate"
+    hypotheses: tuple[Assumption, ...] = ()
     note: str = ""
 
     def __post_init__(self):
         _check_label(self.label, "bound")
-        object.__setattr__(self, "epsilon", sp.sympify(self.epsilon))
+        object.__setattr__(self, "expr", sp.sympify(self.expr))
         object.__setattr__(self, "hypotheses", _as_assumptions(self.hypotheses))
-        if self.form not in ("explicit", "O"):
-            raise ValueError(f"form must be 'explicit' or 'O', got {self.form!r}")
+        object.__setattr__(self, "problem_class", _as_classes(self.problem_class))
+        if self.order is not None:
+            object.__setattr__(self, "order", sp.sympify(self.order))
+        if self.delta is not None:
+            object.__setattr__(self, "delta", sp.sympify(self.delta))
+        if self.form not in FORMS:
+            raise ValueError(f"form must be one of {FORMS}, got {self.form!r}")
+        if not _is_mechanism(self.mechanism):
+            raise ValueError(f"bound {self.label!r}: mechanism must be a "
+                             f"theory.mechanisms.Mechanism, got {self.mechanism!r}")
+        if self.profile and self.delta is None:
+            raise ValueError(f"bound {self.label!r}: an (epsilon, delta) claim (profile=True) "
+                             "needs delta")
+        if not self.profile and self.order is None:
+            raise ValueError(f"bound {self.label!r}: an RDP claim needs its order (the "
+                             "paper's Renyi-order symbol), or profile=True for (epsilon, delta)")
+
+    @property
+    def kind(self) -> str:
+        return "(epsilon, delta)-DP" if self.profile else "RDP"
+
+    def describe(self) -> str:
+        """One line: what is claimed of which mechanism on which classes."""
+        what = (f"({sp.sstr(self.expr)}, {sp.sstr(self.delta)})-DP" if self.profile
+                else f"RDP of order {sp.sstr(self.order)} <= {sp.sstr(self.expr)}")
+        cls = ", ".join(c.name + "(" + ", ".join(sp.sstr(v) for v in c.params().values()) + ")"
+                        for c in self.problem_class)
+        return (f"{self.mechanism.describe()} is {what}" + (f" on {cls}" if cls else "")
+                + (" [O-form]" if self.form == "O" else ""))
+
+    @property
+    def free_symbols(self) -> set:
+        out = set(self.expr.free_symbols) | set(self.mechanism.free_symbols)
+        for e in (self.order, self.delta):
+            if e is not None:
+                out |= e.free_symbols
+        for c in self.problem_class:
+            out |= c.free_symbols
+        return out
 
 
-RESULT_KINDS = ("def", "asm", "lem", "thm", "cor", "prop", "rem", "alg", "eq", "tab", "fig")
+@dataclass(frozen=True)
+class Rate:
+    """A utility or convergence claim: ``metric ≤ expr`` for ``algorithm`` (a mechanism
+    instance whose fields are the algorithm's parameters) on every problem of the
+    classes in ``problem_class``, under ``hypotheses``.  Checked by simulation on
+    problem families of the classes, with confidence intervals (``checks.truth.rates``).
+    ``form="O"``: an order of magnitude (the constant is reported, not decided)."""
+
+    label: str
+    metric: object
+    expr: sp.Expr
+    algorithm: object
+    problem_class: tuple = ()
+    form: str = "explicit"
+    hypotheses: tuple[Assumption, ...] = ()
+    note: str = ""
+
+    def __post_init__(self):
+        _check_label(self.label, "rate")
+        object.__setattr__(self, "expr", sp.sympify(self.expr))
+        object.__setattr__(self, "hypotheses", _as_assumptions(self.hypotheses))
+        object.__setattr__(self, "problem_class", _as_classes(self.problem_class))
+        if self.form not in FORMS:
+            raise ValueError(f"form must be one of {FORMS}, got {self.form!r}")
+        if not _is_mechanism(self.algorithm):
+            raise ValueError(f"rate {self.label!r}: algorithm must be a "
+                             f"theory.mechanisms.Mechanism, got {self.algorithm!r}")
+        from theory.metrics import Metric
+        if not isinstance(self.metric, Metric):
+            raise ValueError(f"rate {self.label!r}: metric must be a theory.metrics.Metric, "
+                             f"got {self.metric!r}")
+
+    def describe(self) -> str:
+        cls = ", ".join(c.name + "(" + ", ".join(sp.sstr(v) for v in c.params().values()) + ")"
+                        for c in self.problem_class)
+        return (f"{self.metric.definition} <= {sp.sstr(self.expr)} for "
+                f"{self.algorithm.describe()}" + (f" on {cls}" if cls else "")
+                + (" [O-form]" if self.form == "O" else ""))
+
+    @property
+    def free_symbols(self) -> set:
+        out = set(self.expr.free_symbols) | set(self.algorithm.free_symbols)
+        for c in self.problem_class:
+            out |= c.free_symbols
+        return out
+
+
+def _is_mechanism(x) -> bool:
+    from theory.mechanisms import Mechanism
+    return isinstance(x, Mechanism)
+
+
+def _as_classes(items) -> tuple:
+    if _is_problem_class(items):
+        items = (items,)
+    out = []
+    for c in items or ():
+        c = c.cls if isinstance(c, Assumption) else c
+        if not _is_problem_class(c):
+            raise ValueError(f"problem_class must hold theory.classes.ProblemClass instances, "
+                             f"got {c!r}")
+        out.append(c)
+    return tuple(out)
+
+
+RESULT_KINDS = ("def", "asm", "lem", "thm", "cor", "prop", "rem", "alg", "eq", "tab", "fig",
+                "ex")
 _ID = re.compile(r"^(?P<paper>[a-z0-9-]+):(?P<kind>[a-z]+)-(?P<number>[a-z0-9.]+)"
                  r"(?P<variant>\+[a-z0-9-]+)?$")
+_KEY = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 
 
 @dataclass(frozen=True)
@@ -278,8 +470,9 @@ class Result:
 
     ``statement`` holds one :class:`Step` per printed part (labels ``statement`` for a
     single-part result, ``part-1``/``part-2`` ...).  ``proof`` holds the proof's items
-    in the printed order.  ``variant_of`` is set for repaired variants
-    (``…:thm-3.9+fix``), which must say what they change in ``note``.
+    in the printed order.  ``bounds`` (privacy) and ``rates`` (utility/convergence) are
+    the typed statements the truth providers check.  ``variant_of`` is set for
+    repaired variants (``…:thm-3.9+fix``), which must say what they change in ``note``.
     """
 
     id: str
@@ -289,13 +482,15 @@ class Result:
     statement: tuple[Step, ...] = ()
     proof: tuple[ProofItem, ...] = ()
     bounds: tuple[Bound, ...] = ()
+    rates: tuple[Rate, ...] = ()
     note: str = ""
     variant_of: str | None = None
 
     def __post_init__(self):
         m = _ID.match(self.id or "")
         if not m:
-            raise ValueError(f"result id must look like 'paper:kind-number', got {self.id!r}")
+            raise ValueError(f"result id must look like 'paper:kind-number' (lower case), "
+                             f"got {self.id!r}")
         if m["kind"] not in RESULT_KINDS:
             raise ValueError(f"result kind must be one of {RESULT_KINDS}, got {m['kind']!r} "
                              f"in {self.id!r}")
@@ -305,6 +500,13 @@ class Result:
         object.__setattr__(self, "statement", tuple(self.statement))
         object.__setattr__(self, "proof", tuple(self.proof))
         object.__setattr__(self, "bounds", tuple(self.bounds))
+        object.__setattr__(self, "rates", tuple(self.rates))
+        for b in self.bounds:
+            if not isinstance(b, Bound):
+                raise ValueError(f"{self.id}: bounds must hold Bound objects, got {b!r}")
+        for r in self.rates:
+            if not isinstance(r, Rate):
+                raise ValueError(f"{self.id}: rates must hold Rate objects, got {r!r}")
 
     @property
     def paper(self) -> str:
@@ -323,6 +525,27 @@ class Result:
             if s.label == label:
                 return s
         raise KeyError(f"{self.id} has no statement part {label!r}")
+
+
+@dataclass(frozen=True)
+class Paper:
+    """What a paper module exposes as ``PAPER`` (beside ``RESULTS``): its key (the prefix
+    of every result id), title, the file or citation it encodes, and its symbol table
+    (:class:`theory.quantities.SymbolTable`), used for dimensions."""
+
+    key: str
+    title: str
+    file: str = ""
+    symbols: object = None
+    roles: tuple = ()
+    note: str = ""
+
+    def __post_init__(self):
+        if not isinstance(self.key, str) or not _KEY.match(self.key):
+            raise ValueError(f"paper key must match {_KEY.pattern} (lower case), "
+                             f"got {self.key!r}")
+        if isinstance(self.roles, dict):
+            object.__setattr__(self, "roles", tuple(sorted(self.roles.items())))
 
 
 @dataclass(frozen=True)

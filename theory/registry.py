@@ -1,77 +1,286 @@
-"""All encoded results by id: ``theory.get("liang-icml:lem-3.2")``.
+"""Every encoded result by id: ``theory.get("liang-icml:lem-3.2")``.
 
-Each paper key maps to a module (or package) under ``theory.papers`` that exposes
-``RESULTS``: a list of :class:`~theory.model.Result` in the paper's order.  The registry
-imports them lazily, checks that ids are unique, lower case and belong to their paper,
-and that step ids are unique within the whole suite.
+A *paper* is any module (or package) that exposes ``PAPER`` (a :class:`~theory.model.Paper`:
+key, title, file, symbol table) and ``RESULTS`` (its :class:`~theory.model.Result` objects
+in the paper's order).  Papers are found
+
+* **built in**: the packages under ``theory.papers`` (the project's own, in the order of
+  :data:`theory.papers.BUILTIN`, then any other package there that exposes ``PAPER``);
+* **installed**: modules registered under the entry-point group ``dpcheck.papers``;
+* **by path**: :func:`load_path` imports a user's ``my_draft.py`` (or a package folder)
+  and registers it for this process (``dpcheck verify my_draft.py``).
+
+The registry checks every paper as it loads it (:func:`problems`): ids unique, lower
+case and belonging to their paper, step ids unique, every result a ``Result``.  A
+built-in paper with a problem is a bug and raises; a user's paper reports the problems
+(``dpcheck lint``).
 """
 from __future__ import annotations
 
 import difflib
+import hashlib
 import importlib
+import importlib.util
+import os
+import pkgutil
+import sys
+from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 
-from theory.model import Result, walk_steps
+from theory.model import Paper, Result, walk_steps
+from theory.quantities import BASE, SymbolTable
 
-#: paper key -> module path; a module that does not exist yet is simply absent.
-PAPER_MODULES: dict[str, str] = {
-    "liang-icml": "theory.papers.liang_icml",
-    "liang-aaai": "theory.papers.liang_aaai",
-    "dice": "theory.papers.dice",
-    "holder": "theory.papers.holder",
-    "nsgd": "theory.papers.nsgd",
-}
+ENTRY_POINT_GROUP = "dpcheck.papers"
 
 
-@lru_cache(maxsize=None)
-def _load() -> tuple[tuple[str, tuple[Result, ...]], ...]:
-    out = []
+@dataclass(frozen=True)
+class LoadedPaper:
+    paper: Paper
+    results: tuple[Result, ...]
+    module: str
+    source: str            # "builtin", "entry-point" or "path"
+    path: str = ""
+
+
+class PaperError(ValueError):
+    """A paper module that cannot be used (missing PAPER/RESULTS, bad ids, ...)."""
+
+
+# ----------------------------------------------------------------------------- checks
+def problems(paper: Paper, results) -> list[str]:
+    """Encoding problems of one paper, one line each (empty when it is usable)."""
+    out: list[str] = []
+    if not isinstance(paper, Paper):
+        return [f"PAPER must be a theory.model.Paper, got {type(paper).__name__}"]
     seen: set[str] = set()
     step_seen: set[str] = set()
-    for key, modname in PAPER_MODULES.items():
+    for r in results:
+        if not isinstance(r, Result):
+            out.append(f"RESULTS holds {type(r).__name__} {r!r:.60}, not a Result")
+            continue
+        if r.paper != paper.key:
+            out.append(f"{r.id}: result outside its paper (key {paper.key!r})")
+        if r.id in seen:
+            out.append(f"{r.id}: duplicate result id")
+        seen.add(r.id)
+        for loc in walk_steps(r):
+            if loc.id in step_seen:
+                out.append(f"{loc.id}: duplicate step id")
+            step_seen.add(loc.id)
+        if r.variant_of and r.variant_of not in {x.id for x in results if isinstance(x, Result)}:
+            out.append(f"{r.id}: variant_of {r.variant_of!r} is not a result of this paper")
+    if paper.symbols is not None and not isinstance(paper.symbols, SymbolTable):
+        out.append(f"PAPER.symbols must be a theory.quantities.SymbolTable, got "
+                   f"{type(paper.symbols).__name__}")
+    return out
+
+
+def _from_module(mod, source: str, path: str = "") -> LoadedPaper:
+    paper = getattr(mod, "PAPER", None)
+    results = getattr(mod, "RESULTS", None)
+    if paper is None or results is None:
+        missing = " and ".join(n for n, v in (("PAPER", paper), ("RESULTS", results))
+                               if v is None)
+        raise PaperError(f"{path or mod.__name__}: a paper module must define {missing}")
+    try:
+        results = tuple(results)
+    except TypeError:
+        raise PaperError(f"{path or mod.__name__}: RESULTS must be a list of Result") from None
+    bad = problems(paper, results)
+    if bad:
+        raise PaperError(f"{path or mod.__name__}: " + "; ".join(bad[:5])
+                         + (f" (and {len(bad) - 5} more)" if len(bad) > 5 else ""))
+    return LoadedPaper(paper, results, mod.__name__, source, path)
+
+
+# ----------------------------------------------------------------------------- discovery
+def _builtin() -> list[LoadedPaper]:
+    import theory.papers as pkg
+    names = list(getattr(pkg, "BUILTIN", ()))
+    names += sorted(m.name for m in pkgutil.iter_modules(pkg.__path__)
+                    if m.ispkg and m.name not in names)
+    out = []
+    for name in names:
+        modname = f"theory.papers.{name}"
         try:
             mod = importlib.import_module(modname)
         except ModuleNotFoundError as exc:
-            if exc.name == modname or (exc.name and modname.startswith(exc.name)):
-                continue  # paper not encoded yet
+            if exc.name == modname:
+                continue  # listed but not encoded yet
             raise
-        results = tuple(getattr(mod, "RESULTS", ()))
-        for r in results:
-            if r.paper != key:
-                raise ValueError(f"{modname}: result {r.id!r} does not belong to paper {key!r}")
-            if r.id in seen:
-                raise ValueError(f"duplicate result id {r.id!r}")
-            seen.add(r.id)
-            for loc in walk_steps(r):
-                if loc.id in step_seen:
-                    raise ValueError(f"duplicate step id {loc.id!r}")
-                step_seen.add(loc.id)
-        if results:
-            out.append((key, results))
+        if getattr(mod, "PAPER", None) is None:
+            continue  # shared code of several papers (e.g. two versions), not a paper
+        out.append(_from_module(mod, "builtin"))
+    return out
+
+
+def _entry_points() -> list[LoadedPaper]:
+    from importlib.metadata import entry_points
+    out = []
+    for ep in entry_points(group=ENTRY_POINT_GROUP):
+        try:
+            mod = ep.load()
+        except Exception as exc:  # noqa: BLE001 - a broken plug-in must not stop the others
+            raise PaperError(f"entry point {ep.name!r} ({ep.value}): cannot load: "
+                             f"{type(exc).__name__}: {exc}") from None
+        out.append(_from_module(mod, "entry-point"))
+    return out
+
+
+_USER: list[LoadedPaper] = []
+
+
+def _module_name_for(path: Path) -> str:
+    h = hashlib.sha256(str(path).encode()).hexdigest()[:12]
+    return f"dpcheck_user_{path.stem.replace('-', '_')}_{h}"
+
+
+def import_path(path) -> object:
+    """Import a paper file (``.py``) or package folder by path; raise PaperError with one
+    line when it cannot be imported (the user's traceback summarised, never dumped)."""
+    p = Path(path).expanduser()
+    if not p.exists():
+        raise PaperError(f"{path}: no such file or folder")
+    p = p.resolve()
+    if p.is_dir():
+        init = p / "__init__.py"
+        if not init.exists():
+            raise PaperError(f"{path}: a folder must be a package (with __init__.py)")
+        target, search = init, [str(p)]
+    elif p.suffix == ".py":
+        target, search = p, None
+    else:
+        raise PaperError(f"{path}: expected a .py file or a package folder")
+    name = _module_name_for(p)
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, target,
+                                                  submodule_search_locations=search)
+    if spec is None or spec.loader is None:
+        raise PaperError(f"{path}: cannot be imported")
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[name] = mod
+    parent = str(p.parent)
+    added = parent not in sys.path
+    if added:
+        sys.path.insert(0, parent)
+    try:
+        spec.loader.exec_module(mod)
+    except Exception as exc:  # noqa: BLE001 - the user's code: summarise in one line
+        del sys.modules[name]
+        tb = exc.__traceback__
+        line = None
+        while tb is not None:
+            if tb.tb_frame.f_code.co_filename == str(target):
+                line = tb.tb_lineno
+            tb = tb.tb_next
+        where = f"{path}:{line}" if line else str(path)
+        raise PaperError(f"{where}: {type(exc).__name__}: {exc}") from None
+    finally:
+        if added:
+            try:
+                sys.path.remove(parent)
+            except ValueError:
+                pass
+    return mod
+
+
+def load_path(path) -> str:
+    """Import and register a user's paper by path for this process; returns its key."""
+    p = str(Path(path).expanduser().resolve())
+    for lp in _USER:
+        if lp.path == p:
+            return lp.paper.key
+    mod = import_path(path)
+    lp = _from_module(mod, "path", p)
+    if lp.paper.key in {x.paper.key for x in _all_loaded() if x.path != p}:
+        raise PaperError(f"{path}: paper key {lp.paper.key!r} is already taken by another "
+                         "paper; choose another key")
+    _USER.append(lp)
+    _load.cache_clear()
+    _by_id.cache_clear()
+    return lp.paper.key
+
+
+def user_paths() -> list[str]:
+    """Paths of the papers registered by :func:`load_path` (worker processes re-load them)."""
+    return [lp.path for lp in _USER]
+
+
+def looks_like_path(sel: str) -> bool:
+    return sel.endswith(".py") or os.sep in sel or Path(sel).is_dir()
+
+
+@lru_cache(maxsize=None)
+def _load() -> tuple[LoadedPaper, ...]:
+    out: list[LoadedPaper] = []
+    keys: set[str] = set()
+    ids: set[str] = set()
+    for lp in _builtin() + _entry_points() + list(_USER):
+        if lp.paper.key in keys:
+            raise PaperError(f"{lp.module}: paper key {lp.paper.key!r} is registered twice")
+        keys.add(lp.paper.key)
+        for r in lp.results:
+            if r.id in ids:
+                raise PaperError(f"{lp.module}: duplicate result id {r.id!r}")
+            ids.add(r.id)
+        if lp.results:
+            out.append(lp)
     return tuple(out)
+
+
+def _all_loaded() -> tuple[LoadedPaper, ...]:
+    return _load()
+
+
+# ----------------------------------------------------------------------------- queries
+def loaded() -> list[LoadedPaper]:
+    return list(_load())
 
 
 def papers() -> list[str]:
     """Paper keys that have at least one encoded result, in registry order."""
-    return [k for k, _ in _load()]
+    return [lp.paper.key for lp in _load()]
 
 
-def results_of(paper: str) -> list[Result]:
-    for k, rs in _load():
-        if k == paper:
-            return list(rs)
-    raise KeyError(unknown_message(paper))
+def paper(key: str) -> Paper:
+    for lp in _load():
+        if lp.paper.key == key:
+            return lp.paper
+    raise KeyError(unknown_message(key))
+
+
+def symbols_of(key: str) -> SymbolTable:
+    """The symbol table of a paper (the base table when the paper declares none or is
+    not registered)."""
+    for lp in _load():
+        if lp.paper.key == key:
+            return lp.paper.symbols or BASE
+    return BASE
+
+
+def results_of(key: str) -> list[Result]:
+    for lp in _load():
+        if lp.paper.key == key:
+            return list(lp.results)
+    raise KeyError(unknown_message(key))
 
 
 def all_results() -> list[Result]:
-    return [r for _, rs in _load() for r in rs]
+    return [r for lp in _load() for r in lp.results]
+
+
+@lru_cache(maxsize=None)
+def _by_id() -> dict[str, Result]:
+    return {r.id: r for r in all_results()}
 
 
 def get(result_id: str) -> Result:
-    for r in all_results():
-        if r.id == result_id:
-            return r
-    raise KeyError(unknown_message(result_id))
+    try:
+        return _by_id()[result_id]
+    except KeyError:
+        raise KeyError(unknown_message(result_id)) from None
 
 
 def step_ids() -> list[str]:
@@ -93,13 +302,19 @@ def unknown_message(name: str) -> str:
 
 
 def resolve(selectors: list[str] | None) -> list[Result]:
-    """Results named by ids, step ids' results, or paper keys (all when empty),
-    de-duplicated, in registry order.  Raises KeyError naming close matches."""
+    """Results named by ids, step ids' results, paper keys or paper files (all when
+    empty), de-duplicated, in registry order.  Raises KeyError naming close matches, or
+    PaperError for a paper file that cannot be used."""
     if not selectors:
         return all_results()
     wanted: set[str] = set()
     for sel in selectors:
-        sel = sel.strip().lower()
+        sel = sel.strip()
+        if looks_like_path(sel):
+            key = load_path(sel)
+            wanted.update(r.id for r in results_of(key))
+            continue
+        sel = sel.lower()
         if sel in papers():
             wanted.update(r.id for r in results_of(sel))
             continue
@@ -107,3 +322,10 @@ def resolve(selectors: list[str] | None) -> list[Result]:
         get(rid)  # raises KeyError naming close matches
         wanted.add(rid)
     return [r for r in all_results() if r.id in wanted]
+
+
+def reset() -> None:
+    """Forget user papers and cached loads (tests)."""
+    _USER.clear()
+    _load.cache_clear()
+    _by_id.cache_clear()

@@ -1,10 +1,19 @@
 """liang-aaai: the AAAI version of Liang et al.
 
 ``RESULTS`` = the privacy results (``privacy.py``) + the utility results (``utility.py``,
-when present), sorted in paper order by :func:`theory.papers.liang_common.order_key`
+when present), sorted in paper order by :func:`theory.papers.liang.common.order_key`
 (main-text sections by number, then appendices by letter; Table 1 sits in Sec. 1).
 """
-from theory.papers.liang_common import merged_results
+from theory.model import Paper
+from theory.papers.liang.common import merged_results
+from theory.papers.liang.symbols import TABLE
+
+PAPER = Paper(
+    key='liang-aaai',
+    title='An Improved Privacy and Utility Analysis of Differentially Private SGD with Bounded Domain and Smooth Losses (AAAI version)',
+    file="Liang, Zhang, He, Wu, Xing; text rendering 001_b80854f0281a567d.txt",
+    symbols=TABLE,
+)
 
 #: where numbered tables/figures appear (section numbers), for the paper-order sort
 POSITIONS = {"tab-1": "1"}

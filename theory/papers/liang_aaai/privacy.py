@@ -26,25 +26,15 @@ from __future__ import annotations
 
 import sympy as sp
 
-from theory.model import Bound, Chain, Result, asm
-from theory.papers import liang_common as lc
-from theory.papers import liang_privacy as lp
-from theory.papers.liang_privacy import ALG, EQ, GE, GT, LE, LT, SCA, Numbering, _s, _with
-from theory.symbols import C, D, L, T, alpha, b, beta, eta, n, sigma_dp
+from theory.classes import BoundedDomain, Convex, Lipschitz, LSmooth
+from theory.model import Bound, Chain, Result, Step, asm, with_given
+from theory.papers.liang import common as lc
+from theory.papers.liang import privacy as lp
+from theory.papers.liang.numbering import AAAI
+from theory.papers.liang.privacy import ALG, EQ, GE, GT, LE, LT, SCA
+from theory.papers.liang.symbols import C, D, L, T, alpha, b, beta, eta, n, sigma_dp
 
-V = Numbering(
-    paper="liang-aaai",
-    ids={"def-2.5": "def-2.5", "lem-2.6": "lem-2.6", "lem-3.2": "lem-3.2",
-         "winf": "def-a.7", "weq": "lem-a.8", "post": "lem-a.9", "conv": "lem-a.10",
-         "comp": "lem-a.11", "sgm-def": "def-a.12", "sgm": "lem-a.13"},
-    eqs={"2.6": "5", "contraction": "21", "winf": "27", "post": "28", "conv": "29",
-         "comp": "30", "sgm-def": "32", "sgm": "33",
-         "3.2-1": "10", "3.2-2": "35", "36": "36", "37": "37", "38": "38", "39": "39",
-         "40": "40",
-         "40-note": "printed as sup_v D_α(P_ψ(μ') ‖ P_{ν=v}) (garbled); read as ICML (41)",
-         "3.3-1": "11", "3.3-2": "42", "43": "43", "44": "44", "45": "45", "46": "46",
-         "3.4-1": "12", "3.4-2": "48", "49": "49", "50": "50", "51": "51"},
-)
+V = AAAI  # the numbering table: theory/papers/liang/numbering.py
 
 # --- the β optimisation of App. B.3, as printed -----------------------------------------
 #: (52): g(β) = 2αC²/(βnbσ²) + α(1+ηL)²D²/(2η²σ²(1−β))
@@ -73,17 +63,17 @@ def theorem_3_4() -> Result:
     rhs51 = lp.STEP_GC + lp.DOMAIN_COST
     bstar = BETA_STAR_53
     optimisation = [
-        _s("eq-52", rhs51, EQ, G_52, ALG, eq="52", because="definition of g(β)"),
-        _s("eq-53", sp.diff(G_52, beta).subs(beta, bstar), EQ, 0, ALG, eq="53",
+        Step("eq-52", rhs51, EQ, G_52, ALG, eq="52", because="definition of g(β)"),
+        Step("eq-53", sp.diff(G_52, beta).subs(beta, bstar), EQ, 0, ALG, eq="53",
            because="g'(β*) = 0 (setting g'(β) = 0)"),
-        _s("beta-star-pos", bstar, GT, 0, ALG, eq="53", because="β* ∈ (0, 1)"),
-        _s("beta-star-lt-1", bstar, LT, 1, ALG, eq="53", because="β* ∈ (0, 1)"),
-        _s("eq-54", G_52.subs(beta, bstar), EQ, G_STAR_54, ALG, eq="54",
+        Step("beta-star-pos", bstar, GT, 0, ALG, eq="53", because="β* ∈ (0, 1)"),
+        Step("beta-star-lt-1", bstar, LT, 1, ALG, eq="53", because="β* ∈ (0, 1)"),
+        Step("eq-54", G_52.subs(beta, bstar), EQ, G_STAR_54, ALG, eq="54",
            because="substituting β* into g"),
-        _s("eq-54-min", G_52, GE, G_STAR_54, SCA, eq="54",
+        Step("eq-54-min", G_52, GE, G_STAR_54, SCA, eq="54",
            because="β* minimises g on (0, 1) (so g(β*) is the best bound of (51))"),
     ]
-    eq55 = _s("eq-55", lc.D_last, LE, lc.c_O * U_GC * sp.Min(T, T_BAR_55), SCA, eq="55",
+    eq55 = Step("eq-55", lc.D_last, LE, lc.c_O * U_GC * sp.Min(T, T_BAR_55), SCA, eq="55",
               given=[asm(sp.Le(lc.D_last, 2 * alpha * C**2 * T / (beta * n * b * sigma_dp**2)),
                          "(46), the linear bound"),
                      asm(sp.Le(lc.D_last, G_STAR_54), "(54) at β = β*"),
@@ -97,7 +87,7 @@ def theorem_3_4() -> Result:
                    "12, (54) allows 4.5, while c_O·αC²/(nbσ²)·min{T, T̄'} = c_O/2 (T̄' = 1/2): "
                    "D_last = 4.25 violates it for c_O = 8.25, and T̄' → 0 as D → 0 defeats "
                    "any c_O. The statement (47) itself is a separate question (scenarios).")
-    diam = _s("diam-k", lc.diam_K, LE, D, ALG,
+    diam = Step("diam-k", lc.diam_K, LE, D, ALG,
               given=[asm(sp.Eq(lc.diam_K, 2 * D), "Sec. 2.2: K = {θ : ‖θ‖ ≤ D}")],
               because="the proof needs W∞(P_θτ, P_θ'τ) ≤ z_τ = D, i.e. diam K ≤ D",
               note="Algorithm 1 calls D the diameter of K; Sec. 2.2 defines K as the ball of "
@@ -106,32 +96,30 @@ def theorem_3_4() -> Result:
                    "proof needs z_τ = 2D, which multiplies the D² term of (51) by 4")
     chain1 = Chain("part-1-proof", tuple(items["chain"]), concludes=None,
                    note="ends at (51); the O-form of (47) is reached by (52)–(55)")
-    chain2 = Chain("part-2-proof", tuple(_with(p2, [
-        _s("part-2-omitted", lc.D_last, LE, st2, lp.PRO,
+    chain2 = Chain("part-2-proof", tuple(with_given(p2, [
+        Step("part-2-omitted", lc.D_last, LE, st2, lp.PRO,
            because="'The proof under additional assumptions is also omitted here.'")])),
         concludes="part-2")
     return Result(
         "liang-aaai:thm-3.4", "Privacy guarantee for DPSGD-DC",
         "Sec. 3.1, eq. (12); full statement Theorem B.3 (47)–(48), proof App. B.3",
         hypotheses=hyps,
-        statement=[_s("part-1", lc.D_last, LE, st1, lp.PRO, eq="12",
+        statement=[Step("part-1", lc.D_last, LE, st1, lp.PRO, eq="12",
                       because="proved in App. B.3", note="also (47); c_O the O(·) constant"),
-                   _s("part-2", lc.D_last, LE, st2, lp.PRO, given=p2, eq="48",
+                   Step("part-2", lc.D_last, LE, st2, lp.PRO, given=p2, eq="48",
                       because="proof omitted in the paper")],
         proof=[diam, items["z-tau"], items["a-tau"], items["49"], chain1, items["min-tau"],
                *optimisation, eq55, chain2],
-        bounds=[Bound("part-1", U_GC * sp.Min(T, T_BAR_47), algorithm="DPSGD-DC",
-                      loss_class="L-smooth", hypotheses=hyps, form="O", order=alpha,
-                      mechanism="last-iterate"),
+        bounds=[Bound("part-1", U_GC * sp.Min(T, T_BAR_47), mechanism=lp.DC,
+                      problem_class=[LSmooth(L)], hypotheses=hyps, form="O", order=alpha),
                 Bound("part-2", alpha * C**2 / (n**2 * sigma_dp**2) * sp.Min(T, T_BAR_48),
-                      algorithm="DPSGD-DC", loss_class="L-smooth", hypotheses=hyps + p2,
-                      form="O", order=alpha, mechanism="last-iterate"),
-                Bound("b3-explicit", lp.STEP_GC + lp.DOMAIN_COST, algorithm="DPSGD-DC",
-                      loss_class="L-smooth", hypotheses=hyps, form="explicit", order=alpha,
-                      mechanism="last-iterate",
+                      mechanism=lp.DC, problem_class=[LSmooth(L)], hypotheses=hyps + p2,
+                      form="O", order=alpha),
+                Bound("b3-explicit", lp.STEP_GC + lp.DOMAIN_COST, mechanism=lp.DC,
+                      problem_class=[LSmooth(L)], hypotheses=hyps, form="explicit", order=alpha,
                       note="the explicit bound (51) the proof establishes on the way"),
-                Bound("b3-optimised", G_STAR_54, algorithm="DPSGD-DC", loss_class="L-smooth",
-                      hypotheses=hyps, form="explicit", order=alpha, mechanism="last-iterate",
+                Bound("b3-optimised", G_STAR_54, mechanism=lp.DC, problem_class=[LSmooth(L)],
+                      hypotheses=hyps, form="explicit", order=alpha,
                       note="g(β*) of (54)")],
     )
 
@@ -139,8 +127,8 @@ def theorem_3_4() -> Result:
 def table_1() -> Result:
     M = lc.M_lip
     smooth = asm(lp.SMOOTH, "Table 1")
-    convex = asm("the loss is convex", "Table 1")
-    lip = asm("the loss is M-Lipschitz", "Table 1")
+    convex = asm(Convex(), "Table 1")
+    lip = asm(Lipschitz(M), "Table 1")
     alt_h = [convex, smooth, lip, asm(sp.Le(eta, 2 / L), "Table 1"),
              asm(sp.Le(b, n / 5), "Table 1"),
              asm(sp.Gt(sigma_dp, 8 * sp.sqrt(2) * M / b), "Table 1"),
@@ -148,26 +136,25 @@ def table_1() -> Result:
     return Result(
         "liang-aaai:tab-1", "Comparison of RDP guarantees (Table 1)", "Sec. 1.3",
         hypotheses=[asm(sp.Gt(alpha, 1), "Def. 2.3"), *lp.lc.beta_interval("Thm B.2")],
-        proof=[_s("ours-unbounded-vs-thm-b.2", 2 * alpha * C**2 * T / (beta * n * b * sigma_dp**2),
+        proof=[Step("ours-unbounded-vs-thm-b.2", 2 * alpha * C**2 * T / (beta * n * b * sigma_dp**2),
                   LE, lc.c_O * U_GC * T, ALG,
                   given=[asm(sp.Ge(lc.c_O, 2 / beta), "O(·) hides 2/β")],
                   because="liang-aaai:thm-3.3 (46)")],
         bounds=[
-            Bound("feldman-2018", alpha * M**2 * T / (b**2 * sigma_dp**2), algorithm="DPSGD-GC",
-                  loss_class="convex-L-smooth",
+            Bound("feldman-2018", alpha * M**2 * T / (b**2 * sigma_dp**2), mechanism=lp.GC,
+                  problem_class=[Convex(), LSmooth(L)],
                   hypotheses=[convex, smooth, lip, asm(sp.Le(eta, 2 / L), "Table 1")],
-                  form="O", order=alpha, mechanism="last-iterate",
+                  form="O", order=alpha,
                   note="Feldman et al. 2018; unbounded"),
             Bound("altschuler-talwar-2022",
                   alpha * M**2 / (n**2 * sigma_dp**2) * sp.Min(T, D * n / (eta * M)),
-                  algorithm="DPSGD-DC", loss_class="convex-L-smooth", hypotheses=alt_h,
-                  form="O", order=alpha, mechanism="last-iterate",
+                  mechanism=lp.DC, problem_class=[Convex(), LSmooth(L)], hypotheses=alt_h,
+                  form="O", order=alpha,
                   note="Altschuler & Talwar 2022; bounded"),
-            Bound("ours-unbounded", U_GC * T, algorithm="DPSGD-GC", loss_class="L-smooth",
-                  hypotheses=[smooth], form="O", order=alpha, mechanism="last-iterate"),
-            Bound("ours-bounded", U_GC * sp.Min(T, T_BAR_47), algorithm="DPSGD-DC",
-                  loss_class="L-smooth", hypotheses=[smooth], form="O", order=alpha,
-                  mechanism="last-iterate"),
+            Bound("ours-unbounded", U_GC * T, mechanism=lp.GC, problem_class=[LSmooth(L)],
+                  hypotheses=[smooth], form="O", order=alpha),
+            Bound("ours-bounded", U_GC * sp.Min(T, T_BAR_47), mechanism=lp.DC,
+                  problem_class=[LSmooth(L)], hypotheses=[smooth], form="O", order=alpha),
         ],
         note="rows not encoded: Kong & Ribero 2024 (m-weakly convex: no loss class in the "
              "vocabulary), Chien & Li 2024 (no analytical form)",
@@ -179,7 +166,7 @@ def theorem_3_4_fix() -> Result:
     w = "Theorem 3.4 (repaired O-form)"
     hyps = lp.theorem_3_4_hypotheses(w)
     st = lc.c_O * U_GC * sp.Min(T, 2 + T_BAR_47)
-    step = _s("eq-55", lc.D_last, LE, st, SCA, eq="55",
+    step = Step("eq-55", lc.D_last, LE, st, SCA, eq="55",
               given=[asm(sp.Le(lc.D_last, 2 * alpha * C**2 * T / (beta * n * b * sigma_dp**2)),
                          "(46), the linear bound"),
                      asm(sp.Le(lc.D_last, G_STAR_54), "(54) at β = β*"),
@@ -188,11 +175,10 @@ def theorem_3_4_fix() -> Result:
     return Result(
         "liang-aaai:thm-3.4+fix", "Privacy guarantee for DPSGD-DC, O-form repaired",
         "App. B.3, (55)", hypotheses=hyps, variant_of="liang-aaai:thm-3.4",
-        statement=[_s("part-1", lc.D_last, LE, st, lp.PRO, because="(55) repaired")],
+        statement=[Step("part-1", lc.D_last, LE, st, lp.PRO, because="(55) repaired")],
         proof=[Chain("part-1-proof", (step,), concludes="part-1")],
-        bounds=[Bound("part-1", U_GC * sp.Min(T, 2 + T_BAR_47), algorithm="DPSGD-DC",
-                      loss_class="L-smooth", hypotheses=hyps, form="O", order=alpha,
-                      mechanism="last-iterate")],
+        bounds=[Bound("part-1", U_GC * sp.Min(T, 2 + T_BAR_47), mechanism=lp.DC,
+                      problem_class=[LSmooth(L)], hypotheses=hyps, form="O", order=alpha)],
         note="changes min{T, T̄} of (47)/(55) to min{T, 2 + T̄}, T̄ = (1+ηL)²nbD²/(η²C²): the "
              "one-step term 2αC²/(βnbσ²) of (51) does not vanish as D → 0",
     )
@@ -202,26 +188,24 @@ E1_TRIVIAL = 2 * alpha * (D + eta * C / b)**2 / sigma_dp**2
 
 
 def remark_e_1() -> list[Result]:
-    hyps = [asm(sp.Gt(alpha, 1), "Def. 2.3"), asm("the domain K has diameter D", "App. E.1")]
+    hyps = [asm(sp.Gt(alpha, 1), "Def. 2.3"), asm(BoundedDomain(D), "App. E.1")]
     fixed = 2 * alpha * (D + eta * C / b)**2 / (eta**2 * sigma_dp**2)
     return [
         Result("liang-aaai:rem-e.1", "Trivial bound under a bounded domain (App. E.1)",
                "App. E.1", hypotheses=hyps,
-               statement=[_s("statement", lc.D_last, LE, E1_TRIVIAL, lp.PRO,
+               statement=[Step("statement", lc.D_last, LE, E1_TRIVIAL, lp.PRO,
                              because="post-processing (Lemma A.9) and the Gaussian mechanism",
                              note="as printed: 2α(D + ηC/b)²/σ_DP²; the parameter noise is "
                                   "ησ_DP, so this is not dimensionless (see +fix)")],
-               bounds=[Bound("trivial", E1_TRIVIAL, algorithm="DPSGD-DC", loss_class="any",
-                             hypotheses=hyps, form="explicit", order=alpha,
-                             mechanism="last-iterate")]),
+               bounds=[Bound("trivial", E1_TRIVIAL, mechanism=lp.DC, problem_class=(),
+                             hypotheses=hyps, form="explicit", order=alpha)]),
         Result("liang-aaai:rem-e.1+fix", "Trivial bound, dimensionally repaired", "App. E.1",
                hypotheses=hyps, variant_of="liang-aaai:rem-e.1",
-               statement=[_s("statement", lc.D_last, LE, fixed, lp.PRO,
+               statement=[Step("statement", lc.D_last, LE, fixed, lp.PRO,
                              because="post-processing and the Gaussian mechanism with noise "
                                      "ησ_DP in parameter space")],
-               bounds=[Bound("trivial", fixed, algorithm="DPSGD-DC", loss_class="any",
-                             hypotheses=hyps, form="explicit", order=alpha,
-                             mechanism="last-iterate")],
+               bounds=[Bound("trivial", fixed, mechanism=lp.DC, problem_class=(),
+                             hypotheses=hyps, form="explicit", order=alpha)],
                note="changes σ_DP² to η²σ_DP² (the last update adds ηζ_T, ζ_T ~ N(0, σ_DP² I))"),
     ]
 

@@ -3,12 +3,12 @@ Proposition 3.8, Theorem 3.10, Proposition 3.12), Appendix A.4 (Lemmas A.14, A.1
 proof of Theorem 3.10 in C.1, eqs. (58)–(79), and the trade-off derivations of C.2
 (Proposition C.1, eqs. (80)–(93)) and C.3 (Proposition C.3, eqs. (94)–(105)).
 
-The C.1 proof is shared with the ICML version (:mod:`theory.papers.liang_utility`).
+The C.1 proof is shared with the ICML version (:mod:`theory.papers.liang.utility`).
 Here: the σ_DP substitutions of Propositions 3.8/3.12 and their full statements C.1/C.3
 (printed terms against the substitution, O-constants 1) and the RDP → (ϵ, δ)-DP
 conversion steps (82)→(83) and (96)→(97) term by term (α = 1 + 2log(1/δ)/ϵ, ε = ϵ/2,
 ϵ ≤ 2log(1/δ), so α/ε ≤ 8log(1/δ)/ϵ²).  The minimisation over T and the choices of C
-and η are re-derived by :func:`theory.derive_tradeoff.derive_tradeoff`.
+and η are re-derived by :func:`theory.papers.liang_aaai.tradeoff.derive_tradeoff`.
 
 Reading: in C.3, (94)–(96) write the RDP level with the same glyph ϵ as the DP level;
 it is read as the RDP ε there (as in (18)), and as the DP ϵ from (97) on.
@@ -18,9 +18,9 @@ from __future__ import annotations
 import sympy as sp
 
 from theory.model import Chain, Result, Step, StepKind, asm
-from theory.papers.liang_utility import (AAAI, assumption_results, build_theorem, eps_dp,
+from theory.papers.liang.utility import (AAAI, assumption_results, build_theorem, eps_dp,
                                          lemma37, lemma_results, tradeoff_dc, tradeoff_gc)
-from theory.symbols import C, D, L, T, alpha, b, d, delta, epsilon, eta, n
+from theory.papers.liang.symbols import C, D, L, T, alpha, b, d, delta, epsilon, eta, n
 
 _sqrt = sp.sqrt
 _lg = sp.log(1 / delta)

@@ -2,7 +2,7 @@
 Theorem 3.9, Corollaries 3.11, 3.12), Appendix A.3 (Lemmas A.13, A.14) and the proof of
 Theorem 3.9 in Appendix C.1, eqs. (50)–(70).
 
-The proof is encoded once for both versions in :mod:`theory.papers.liang_utility`
+The proof is encoded once for both versions in :mod:`theory.papers.liang.utility`
 (see its docstring for the scalar stand-ins and the readings chosen); this module fixes
 the ICML numbering and adds the ICML corollaries, which substitute σ_DP into the O(·)
 bounds (20)–(23).  The ICML version has no C.2/C.3 derivations.
@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import sympy as sp
 
-from theory.papers.liang_utility import (ICML, assumption_results, build_theorem, lemma37,
+from theory.papers.liang.utility import (ICML, assumption_results, build_theorem, lemma37,
                                          lemma_results, tradeoff_dc, tradeoff_gc)
-from theory.symbols import C, D, L, T, alpha, b, d, epsilon, eta, n
+from theory.papers.liang.symbols import C, D, L, T, alpha, b, d, epsilon, eta, n
 
 _sqrt = sp.sqrt
 _B1 = (1 + eta * L) ** 2 * D ** 2 / eta ** 2 + C ** 2 / (n * b)

@@ -16,9 +16,9 @@ from functools import lru_cache
 
 import sympy as sp
 
-from theory.model import Assumption, asm
-from theory.symbols import DIMLESS, GRADIENT, CURVATURE, THETA, quantity
-from theory.symbols import C, D, L, alpha, b, beta, eta, n, q, sigma, sigma_dp
+from theory.model import Assumption, ImplicitBound, asm
+from theory.papers.liang.symbols import DIMLESS, GRADIENT, CURVATURE, THETA, quantity
+from theory.papers.liang.symbols import C, D, L, alpha, b, beta, eta, n, q, sigma, sigma_dp
 
 # --------------------------------------------------------------------------------------
 # liang privacy (helper B): opaque divergences and auxiliary quantities
@@ -170,10 +170,12 @@ def alpha_star_conditions(alpha_=alpha, q_=q, sigma_=sigma):
 
 
 def alpha_star_hypothesis(q_expr, sigma_expr, where: str) -> Assumption:
-    """The predicate "α ≤ α*(q, σ)" (not a scalar relation the algebra can use: α* is
-    defined implicitly by :func:`alpha_star_conditions`).  Its name is machine-readable:
-    ``alpha <= alpha_star(<q>, <sigma>)`` with SymPy-printed arguments."""
-    return asm(f"alpha <= alpha_star({sp.sstr(q_expr)}, {sp.sstr(sigma_expr)})", where)
+    """"α ≤ α*(q, σ)": α* is "the largest α satisfying both" conditions of
+    :func:`alpha_star_conditions` (Table 1's caption) — an :class:`ImplicitBound`, not a
+    scalar relation the algebra can use; the statement checks evaluate it numerically."""
+    label = f"alpha_star({sp.sstr(q_expr)}, {sp.sstr(sigma_expr)})"
+    return asm(ImplicitBound(alpha, alpha_star_conditions(alpha, q_expr, sigma_expr), label,
+                             lower=1), where)
 
 
 def beta_interval(where: str) -> list[Assumption]:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 import sympy as sp
 
-from theory.symbols import C, D, L, alpha, b, beta, eta, n, sigma_dp
+from theory.papers.liang.symbols import C, D, L, alpha, b, beta, eta, n, sigma_dp
 
 # Coefficient blocks g(β) = A/β + B/(1−β), written A = a², B = c² with a, c > 0 (a = √A,
 # c = √B) so that the roots are rational in a, c and the sign tests can decide.
@@ -47,7 +47,7 @@ class BetaDerivation:
     def render(self, latex: bool = False) -> str:
         """A readable report (plain text by default, LaTeX with ``latex=True``)."""
         if latex:
-            from theory.symbols import declared
+            from theory.papers.liang.symbols import declared
             names = {qi.symbol: qi.latex for qi in declared().values()}
 
             def fmt(e):

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 
 import sympy as sp
 
-from theory.symbols import C, D, L, T, alpha, b, beta, d, epsilon, eta, mu, n, sigma_dp, sigma_sgd
+from theory.papers.liang.symbols import C, D, L, T, alpha, b, beta, d, epsilon, eta, mu, n, sigma_dp, sigma_sgd
 
 lg = sp.Symbol("lg", positive=True)          # log(1/δ)
 eps = sp.Symbol("epsilon_dp", positive=True)  # ϵ of (ϵ, δ)-DP

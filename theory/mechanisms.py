@@ -1,0 +1,131 @@
+"""Typed mechanisms (DESIGN.md, *Data model*), the way dp_accounting types its DpEvents.
+
+A privacy statement (:class:`theory.model.Bound`) says *what* is private as a mechanism
+instance whose fields are SymPy expressions in the paper's own symbols::
+
+    SampledGaussian(q=b / n, sigma=b * sp.sqrt(beta) * sigma_dp / (2 * C))
+    NoisySGD(n=n, b=b, eta=eta, C=C, sigma=sigma_dp, T=T, domain=D)
+
+Truth providers in ``checks.truth`` say which mechanism types they support and evaluate
+the fields at a point; nothing here is numeric.  Adjacency is add/remove-one (both
+orders of every adjacent pair) unless a mechanism says otherwise.  To analyse a new
+algorithm, add a mechanism type here (one dataclass, with its update rule in the
+docstring), then a provider and/or a simulator algorithm in ``checks`` — never a special
+case for one paper.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+
+import sympy as sp
+
+RELEASES = ("last", "all")
+SAMPLINGS = ("poisson", "fixed", "shuffle", "full")
+
+
+@dataclass(frozen=True)
+class Mechanism:
+    """Base class: subclasses add their fields (SymPy expressions or small enums)."""
+
+    def __post_init__(self):
+        for f in fields(self):
+            v = getattr(self, f.name)
+            if isinstance(v, (int, float)) and not isinstance(v, bool):
+                object.__setattr__(self, f.name, sp.sympify(v))
+
+    @property
+    def name(self) -> str:
+        return type(self).__name__
+
+    def params(self) -> dict[str, sp.Expr]:
+        """The numeric fields (SymPy expressions) by name; None fields are absent."""
+        out = {}
+        for f in fields(self):
+            v = getattr(self, f.name)
+            if isinstance(v, sp.Basic):
+                out[f.name] = v
+        return out
+
+    @property
+    def free_symbols(self) -> set:
+        out: set = set()
+        for f in fields(self):
+            v = getattr(self, f.name)
+            if isinstance(v, sp.Basic):
+                out |= v.free_symbols
+            elif isinstance(v, Mechanism):
+                out |= v.free_symbols
+        return out
+
+    def describe(self) -> str:
+        parts = []
+        for f in fields(self):
+            v = getattr(self, f.name)
+            if v is None or f.name == "note":
+                continue
+            parts.append(f"{f.name}={sp.sstr(v) if isinstance(v, sp.Basic) else v}")
+        return f"{self.name}({', '.join(parts)})"
+
+    def __str__(self) -> str:
+        return self.describe()
+
+
+@dataclass(frozen=True)
+class GaussianMechanism(Mechanism):
+    """M(D) = f(D) + N(0, σ² I) with ‖f(D) − f(D')‖₂ ≤ ``sensitivity`` for adjacent D, D'."""
+
+    sensitivity: sp.Expr
+    sigma: sp.Expr
+
+
+@dataclass(frozen=True)
+class SampledGaussian(Mechanism):
+    """The sampled Gaussian mechanism: Σ_{i∈S} f(D_i) + N(0, σ² I), S Poisson-sampled with
+    rate ``q``, ‖f(·)‖ ≤ 1 (so ``sigma`` is the noise multiplier)."""
+
+    q: sp.Expr
+    sigma: sp.Expr
+
+
+@dataclass(frozen=True)
+class Composition(Mechanism):
+    """``count`` adaptive compositions of ``mechanism`` (every output released)."""
+
+    mechanism: Mechanism
+    count: sp.Expr
+
+
+@dataclass(frozen=True)
+class NoisySGD(Mechanism):
+    """Noisy (projected) SGD with per-example gradient clipping, DP-SGD as most papers
+    write it::
+
+        θ_{t+1} = Π_K(θ_t − η((1/b) Σ_{ξ∈B_t} clip_C(∇l_ξ(θ_t)) + ζ_t)),  ζ_t ~ N(0, σ² I),
+
+    t = 0, …, T−1, θ_0 fixed and equal on both datasets; ``sampling`` of the batch B_t
+    (``"poisson"``: each example independently with probability b/n, the sum divided by
+    the nominal b); K = R^d when ``domain`` is None, else a closed convex set of diameter
+    ``domain``.  ``release="last"`` releases θ_T, ``"all"`` the whole trajectory.
+    ``sigma`` is the standard deviation of the noise added to the *averaged* clipped
+    gradient (a paper that adds N(0, σ²C²) to the sum writes ``sigma=sig * C / b``)."""
+
+    n: sp.Expr
+    b: sp.Expr
+    eta: sp.Expr
+    C: sp.Expr
+    sigma: sp.Expr
+    T: sp.Expr
+    domain: sp.Expr | None = None
+    sampling: str = "poisson"
+    release: str = "last"
+
+    def __post_init__(self):
+        super().__post_init__()
+        if self.release not in RELEASES:
+            raise ValueError(f"release must be one of {RELEASES}, got {self.release!r}")
+        if self.sampling not in SAMPLINGS:
+            raise ValueError(f"sampling must be one of {SAMPLINGS}, got {self.sampling!r}")
+
+
+__all__ = ["Mechanism", "GaussianMechanism", "SampledGaussian", "Composition", "NoisySGD",
+           "RELEASES", "SAMPLINGS"]

@@ -1,0 +1,34 @@
+"""Metrics of utility and convergence claims (:class:`theory.model.Rate`).
+
+A metric names *what* a rate bounds, so that a rate provider in ``checks`` can measure
+it on simulated runs.  Add a metric here (one instance, with an unambiguous definition)
+when a paper bounds something new; never encode a metric as free text.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Metric:
+    """A measurable quantity of a run θ_0, …, θ_T (``key`` is stable; ``definition`` exact)."""
+
+    key: str
+    definition: str
+
+    def __str__(self) -> str:
+        return self.definition
+
+
+MIN_EXPECTED_SQRT_GAP = Metric("min-expected-sqrt-gap", "min_{0≤t≤T} E[√(f(θ_t) − f*)]")
+EXPECTED_GAP_LAST = Metric("expected-gap-last", "E[f(θ_T)] − f*")
+EXPECTED_GAP_AVERAGE = Metric("expected-gap-average", "E[f(θ̄_T)] − f*, θ̄_T the plain average")
+AVERAGE_EXPECTED_GRAD_SQ = Metric("average-expected-grad-sq", "(1/T) Σ_{t<T} E‖∇f(θ_t)‖²")
+MIN_EXPECTED_GRAD_NORM = Metric("min-expected-grad-norm", "min_{t<T} E‖∇f(θ_t)‖")
+EXPECTED_MIN_GRAD_NORM = Metric("expected-min-grad-norm", "E[min_{t<T} ‖∇f(θ_t)‖]")
+EXCESS_POPULATION_RISK = Metric("excess-population-risk",
+                                "E[F(A(S))] − min_w F(w), F the population risk")
+
+METRICS = {m.key: m for m in (MIN_EXPECTED_SQRT_GAP, EXPECTED_GAP_LAST, EXPECTED_GAP_AVERAGE,
+                              AVERAGE_EXPECTED_GRAD_SQ, MIN_EXPECTED_GRAD_NORM,
+                              EXPECTED_MIN_GRAD_NORM, EXCESS_POPULATION_RISK)}
