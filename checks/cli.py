@@ -5,7 +5,7 @@
     dpcheck list [papers...]
     dpcheck show ID
     dpcheck derive beta [--latex]
-    dpcheck derive tradeoff [--paper liang-aaai] [--latex]
+    dpcheck derive NAME [--latex]         (registered by paper packages: dpcheck derive -h)
     dpcheck simulate [exact] ...
     dpcheck report [IDS or papers...] --out DIR
 
@@ -71,11 +71,13 @@ def write_atomic(path: str | os.PathLike, text: str) -> None:
 
 
 def _resolve(selectors):
-    from theory.registry import resolve
+    from theory.registry import PaperError, resolve
     try:
         return resolve(selectors)
     except KeyError as exc:
         raise UsageError(exc.args[0]) from None
+    except PaperError as exc:
+        raise UsageError(str(exc)) from None
 
 
 def _console(file=None):
@@ -88,7 +90,7 @@ def _console(file=None):
 
 
 # ----------------------------------------------------------------------------- verify
-def run_verify(results, *, budget: int, seed: int, progress: bool):
+def run_verify(results, *, budget: int, seed: int, progress: bool, use_cache: bool = False):
     """Run the engine over ``results`` with a rich progress bar on stderr."""
     from checks import engine
     from rich.console import Console
@@ -106,7 +108,8 @@ def run_verify(results, *, budget: int, seed: int, progress: bool):
         def tick(step_id: str) -> None:
             bar.update(task, advance=1, description=step_id[-60:])
 
-        return engine.verify(results, budget=budget, seed=seed, progress=tick)
+        return engine.verify(results, budget=budget, seed=seed, progress=tick,
+                             use_cache=use_cache)
 
 
 def report_json(reports, *, seed: int, budget: int) -> dict:
@@ -173,7 +176,7 @@ def summary_line(what: str, counts: dict) -> str:
 def cmd_verify(args) -> int:
     results = _resolve(args.ids)
     reports = run_verify(results, budget=args.budget, seed=args.seed,
-                         progress=not args.no_progress)
+                         progress=not args.no_progress, use_cache=not args.no_cache)
     if args.format == "json":
         text = json.dumps(report_json(reports, seed=args.seed, budget=args.budget),
                           indent=2, sort_keys=False) + "\n"
@@ -245,15 +248,16 @@ def cmd_show(args) -> int:
     shown = [h for h in result.hypotheses if h.expr is None or h.expr is not sp.true]
     if shown:
         head.append("hypotheses:")
-        head += [f"  • {_pretty(h.expr) if h.expr is not None else h.predicate}"
+        head += [f"  • {_pretty(h.expr) if h.expr is not None else h.name}"
                  + (f"   [dim]({h.where})[/]" if h.where else "") for h in shown]
     if result.statement:
         head.append("statement:")
         head += [f"  {s.label}: {_pretty(s.lhs)} {s.rel.value} {_pretty(s.rhs)}"
                  for s in result.statement]
     for bound in result.bounds:
-        head.append(f"bound {bound.label} ({bound.algorithm}, {bound.loss_class}, "
-                    f"{bound.form}): ε = {_pretty(bound.epsilon)}")
+        head.append(f"bound {bound.label}: {bound.describe()}")
+    for rate in result.rates:
+        head.append(f"rate {rate.label}: {rate.describe()}")
     if result.note:
         head.append(f"note: {result.note}")
     console.print(Panel("\n".join(head), expand=False))
@@ -295,16 +299,15 @@ def cmd_show(args) -> int:
 
 # ----------------------------------------------------------------------------- derive
 def cmd_derive(args) -> int:
-    if args.what == "beta":
-        from theory.derive import derive_beta
-        print(derive_beta().render(latex=args.latex))
-    else:
-        from theory.derive_tradeoff import derive_tradeoff
-        try:
-            derivation = derive_tradeoff(paper=args.paper)
-        except ValueError as exc:
-            raise UsageError(str(exc)) from None
-        print(derivation.render(latex=args.latex))
+    from checks import plugins
+    info = plugins.derive_commands().get(args.what)
+    if info is None:
+        raise UsageError(f"derive: unknown command {args.what!r}; registered: "
+                         f"{', '.join(sorted(plugins.derive_commands())) or 'none'}")
+    try:
+        print(info.fn(args))
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
     return EXIT_OK
 
 
@@ -345,12 +348,16 @@ def build_parser() -> argparse.ArgumentParser:
 
     v = sub.add_parser("verify", help="check every encoded result (default: all)",
                        description="Check results, step by step, and print a verdict each.")
-    v.add_argument("ids", nargs="*", metavar="ID_OR_PAPER",
-                   help="result ids (liang-icml:lem-3.2) or paper keys (liang-icml)")
+    v.add_argument("ids", nargs="*", metavar="ID_PAPER_OR_FILE",
+                   help="result ids (paper:lem-3.2), paper keys, or paper files "
+                        "(my_draft.py: a module defining PAPER and RESULTS)")
     v.add_argument("--format", choices=("table", "json", "md"), default="table")
     v.add_argument("--out", metavar="FILE", help="write to FILE instead of stdout")
     v.add_argument("--strict", action="store_true",
                    help="exit 1 if any step is REFUTED or statement VIOLATED")
+    v.add_argument("--no-cache", action="store_true",
+                   help="re-check everything: neither read nor write the verdict cache "
+                        "(.dpcheck-cache/, or $DPCHECK_CACHE_DIR)")
     budget_seed(v)
     v.set_defaults(func=cmd_verify)
 
@@ -363,12 +370,18 @@ def build_parser() -> argparse.ArgumentParser:
     budget_seed(s)
     s.set_defaults(func=cmd_show)
 
-    d = sub.add_parser("derive", help="symbolic re-derivations",
-                       description="beta: the optimal noise split beta* and g(beta*) of "
-                                   "(52)-(54); tradeoff: the derivations of App. C.2/C.3.")
-    d.add_argument("what", choices=("beta", "tradeoff"))
-    d.add_argument("--latex", action="store_true", help="LaTeX instead of text")
-    d.add_argument("--paper", default="liang-aaai", help="paper key for tradeoff")
+    from checks import plugins
+    derives = plugins.derive_commands()
+    d = sub.add_parser("derive", help="symbolic re-derivations registered by paper packages",
+                       description="Symbolic re-derivations registered by paper evidence "
+                                   "packages: " + "; ".join(
+                                       f"{k}: {v.help}" for k, v in sorted(derives.items())))
+    dsub = d.add_subparsers(dest="what", metavar="WHAT", required=True)
+    for name, info in sorted(derives.items()):
+        one = dsub.add_parser(name, help=info.help, description=info.help)
+        one.add_argument("--latex", action="store_true", help="LaTeX instead of text")
+        if info.add_arguments is not None:
+            info.add_arguments(one)
     d.set_defaults(func=cmd_derive)
 
     sim = sub.add_parser("simulate", add_help=False,

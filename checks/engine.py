@@ -19,11 +19,29 @@ For each result, :func:`plan` lists the checks and :func:`check_result` runs the
   names (ends equal under the hypotheses, relation at least as strong);
 * **case coverage** (``<split>/cover``): ``given ⇒ c1 ∨ c2 ∨ …``;
 * **units** (``<result>/units``): every expression of the result dimension-checked;
-* **statement**: the plug-in statement check registered for the result, if any.
+* **typed statements** (``Result.bounds`` / ``Result.rates``): compared with the truth by
+  the registered truth providers (:mod:`checks.truth.statements`), giving the result's
+  statement verdict (VIOLATED / HOLDS-ON-SCENARIOS / NOT-TESTED).
+
+**Statement parts** (the printed statement of a result) are judged last:
+
+1. a part is PROVED when a chain ``concludes`` it, that conclusion row is PROVED, and
+   every row of the result's proof is PROVED or CITED — the proof carries it;
+2. otherwise, when a typed statement has the same label and was tested, the part takes
+   its outcome: VIOLATED → REFUTED (with the confirmed witness), holds on scenarios →
+   SUPPORTED (a CITED part stays CITED, with the comparison in the detail);
+3. otherwise the part is checked like any step (prover, search, its oracle, or
+   UNCHECKED for a PROBABILISTIC part without one), and the detail says which proof rows
+   keep it from being PROVED.
+
+An oracle name that no plug-in registered is an encoding error: the row is UNCHECKED
+with that reason (``dpcheck lint`` reports it), never a silent CITED.
 
 A result's verdict is its weakest check's (:func:`checks.verdict.weakest`).  The same
 claim is checked once per run (cache keyed by the claim's content), and its search seed
-is derived from the claim, so the output does not depend on order or parallelism.
+is derived from the claim, so the output does not depend on order or parallelism.  With
+a :class:`checks.cache.DiskCache`, verdicts persist across runs (keyed by the check's
+content, budget, seed and the engine version): an edit re-checks only what changed.
 """
 from __future__ import annotations
 
@@ -36,9 +54,10 @@ from typing import Callable, Iterable
 
 import sympy as sp
 
+from checks import cache as _cache
 from checks import falsify, prove, units
 from checks.claim import Claim, make_claim, step_claim
-from checks.plugins import get_statement_check, get_step_oracle
+from checks.plugins import get_step_oracle
 from checks.verdict import (ResultReport, StatementReport, StatementVerdict, StepReport,
                             Verdict)
 from theory.model import (CaseSplit, Chain, Located, Rel, Result, Step, StepKind,
@@ -55,6 +74,7 @@ class Options:
     rlimit: int = prove.DEFAULT_RLIMIT
     timeout_ms: int = prove.DEFAULT_TIMEOUT_MS
     cache: dict = field(default_factory=dict)
+    disk: "_cache.DiskCache | None" = None
 
     def __post_init__(self):
         if not isinstance(self.budget, int) or self.budget < 1:
@@ -69,6 +89,10 @@ class PlannedCheck:
     eq: str | None
     kind: str
     run: Callable[[Options], StepReport]
+    #: what the verdict depends on (for the disk cache); None: never cached
+    content: Callable[[], str] | None = None
+    #: a statement part: judged after the proof and the typed statements
+    part: Located | None = None
 
 
 # --------------------------------------------------------------------------------------
@@ -160,7 +184,13 @@ def check_step(loc: Located, opts: Options | None = None, *, definition: bool = 
             if not rep.seconds:
                 rep.seconds = time.perf_counter() - t0
             return rep
-        missing = f"oracle {st.oracle!r} is not available"
+        from checks.plugins import load_errors, step_oracles
+        known = ", ".join(step_oracles()) or "none"
+        why = "; ".join(e for e in load_errors() if st.oracle in e)
+        return StepReport(loc.id, st.eq, kind, Verdict.UNCHECKED, "encoding-error",
+                          detail=f"ENCODING ERROR: unknown oracle {st.oracle!r} (registered: "
+                                 f"{known}){'; ' + why if why else ''}",
+                          seconds=time.perf_counter() - t0)
     else:
         missing = "no oracle named"
     if st.kind is StepKind.CITED:
@@ -327,6 +357,10 @@ def check_units(result: Result) -> StepReport | None:
 
 # --------------------------------------------------------------------------------------
 # planning
+def _fp(*objs) -> Callable[[], str]:
+    return lambda: _cache.fingerprint(objs)
+
+
 def plan(result: Result) -> list[PlannedCheck]:
     """Every check of a result, in report order: statement parts, the proof's steps
     with their structural checks (after the chain / split they belong to), units."""
@@ -336,12 +370,22 @@ def plan(result: Result) -> list[PlannedCheck]:
     for s in result.statement:
         loc = Located(f"{result.id}/{s.label}", s, base + s.given, ())
         out.append(PlannedCheck(loc.id, s.eq, s.kind.value,
-                                lambda o, loc=loc: check_step(loc, o, definition=definition)))
+                                lambda o, loc=loc: check_step(loc, o, definition=definition),
+                                part=loc))
     _plan_items(result, result.proof, base, (), out)
-    if result.statement or result.proof or result.bounds or result.hypotheses:
+    if result.statement or result.proof or result.bounds or result.rates or result.hypotheses:
         out.append(PlannedCheck(f"{result.id}/units", None, "UNITS",
-                                lambda o, r=result: check_units(r)))
+                                lambda o, r=result: check_units(r),
+                                content=lambda r=result: _cache.fingerprint(
+                                    (r, _units_table(r)))))
     return out
+
+
+def _units_table(result: Result):
+    from theory.registry import symbols_of
+    table = symbols_of(result.paper)
+    return sorted((k, str(v.symbol.assumptions0), str(v.dim))
+                  for k, v in table.declared().items())
 
 
 def _plan_items(result, items, hyps, path, out):
@@ -354,12 +398,14 @@ def _plan_items(result, items, hyps, path, out):
         if isinstance(item, Step):
             loc = Located(join(item.label), item, hyps + item.given, path)
             out.append(PlannedCheck(loc.id, item.eq, item.kind.value,
-                                    lambda o, loc=loc: check_step(loc, o)))
+                                    lambda o, loc=loc: check_step(loc, o),
+                                    content=_fp(loc.step, loc.hypotheses)))
         elif isinstance(item, Chain):
             for s in item.steps:
                 loc = Located(join(s.label), s, hyps + s.given, path)
                 out.append(PlannedCheck(loc.id, s.eq, s.kind.value,
-                                        lambda o, loc=loc: check_step(loc, o)))
+                                        lambda o, loc=loc: check_step(loc, o),
+                                        content=_fp(loc.step, loc.hypotheses)))
             composite = reduce(lambda r, s: Rel.compose(r, s.rel) if r else None,
                                item.steps[1:], item.steps[0].rel)
             if item.links:
@@ -368,18 +414,22 @@ def _plan_items(result, items, hyps, path, out):
                     out.append(PlannedCheck(
                         lid, None, "LINK",
                         lambda o, a=a, b=b, c=composite, h=hyps, lid=lid: check_link(
-                            lid, a, b, h, c, o)))
+                            lid, a, b, h, c, o),
+                        content=_fp(a, b, hyps, composite)))
             if item.concludes:
                 target = _target(result, item.concludes)
                 cid = join(item.label, "concludes")
                 out.append(PlannedCheck(cid, None, "CONCLUDES",
                                         lambda o, ch=item, t=target, h=hyps, cid=cid:
-                                        check_concludes(cid, ch, t, h, o)))
+                                        check_concludes(cid, ch, t, h, o),
+                                        content=_fp(item, target, hyps)))
         elif isinstance(item, CaseSplit):
             cid = join(item.label, "cover")
             out.append(PlannedCheck(cid, None, "COVER",
                                     lambda o, sp_=item, h=hyps, cid=cid:
-                                    check_cover(cid, sp_, h, o)))
+                                    check_cover(cid, sp_, h, o),
+                                    content=_fp([c.condition for c in item.cases],
+                                                item.given, hyps)))
             for case in item.cases:
                 _plan_items(result, case.proof, hyps + item.given + case.condition,
                             path + (case.label,), out)
@@ -401,6 +451,23 @@ def _target(result: Result, concludes: str) -> Step | None:
     return None
 
 
+def _concluding_chains(result: Result, label: str) -> list[str]:
+    """Ids (prefix) of the chains that conclude statement part ``label``."""
+    out = []
+
+    def walk(items, path):
+        for it in items:
+            if isinstance(it, Chain) and it.concludes and (
+                    _target(result, it.concludes) is not None
+                    and _target(result, it.concludes).label == label):
+                out.append("/".join((result.id,) + path + (it.label,)))
+            elif isinstance(it, CaseSplit):
+                for c in it.cases:
+                    walk(c.proof, path + (c.label,))
+    walk(result.proof, ())
+    return out
+
+
 def count_steps(results: Iterable[Result]) -> int:
     """How many checks :func:`verify` will run (the progress bar's total)."""
     return sum(len(plan(r)) for r in results)
@@ -408,38 +475,130 @@ def count_steps(results: Iterable[Result]) -> int:
 
 # --------------------------------------------------------------------------------------
 # results
+_SETTLED = (Verdict.PROVED, Verdict.CITED, Verdict.DEFINED)
+
+
+def _run_cached(pc: PlannedCheck, opts: Options) -> StepReport | None:
+    disk = opts.disk
+    k = None
+    if disk is not None and pc.content is not None:
+        k = _cache.key("check", pc.id + "\n" + pc.content(), budget=opts.budget,
+                       seed=opts.seed)
+        hit = disk.get(k)
+        if hit is not None:
+            return None if hit.get("none") else StepReport.from_json(hit)
+    try:
+        sr = pc.run(opts)
+    except Exception as exc:  # a bug or an unsupported construct: say so, go on
+        sr = StepReport(pc.id, pc.eq, pc.kind, Verdict.UNCHECKED, "error",
+                        detail=f"{type(exc).__name__}: {_short(str(exc))}")
+        k = None  # never cache a crash
+    if k is not None:
+        disk.put(k, {"none": True} if sr is None else sr.to_json())
+    return sr
+
+
 def check_result(result: Result, *, budget: int = DEFAULT_BUDGET, seed: int = DEFAULT_SEED,
                  progress: Callable[[str], None] | None = None,
                  options: Options | None = None) -> ResultReport:
-    """Run every planned check of ``result`` and its statement check."""
+    """Run every planned check of ``result``, its typed statements, then its statement
+    parts (see the module docstring), reported in plan order."""
     opts = options or Options(budget=budget, seed=seed)
     t0 = time.perf_counter()
     rep = ResultReport(result.id, result.paper, result.kind, result.number, result.title)
-    for pc in plan(result):
-        try:
-            sr = pc.run(opts)
-        except Exception as exc:  # a bug or an unsupported construct: say so, go on
-            sr = StepReport(pc.id, pc.eq, pc.kind, Verdict.UNCHECKED, "error",
-                            detail=f"{type(exc).__name__}: {_short(str(exc))}")
-        if sr is not None:
-            rep.steps.append(sr)
-        if progress is not None:
-            progress(pc.id)
-    rep.statement = _statement(result, opts)
+    planned = plan(result)
+    done: dict[str, StepReport | None] = {}
+    for pc in planned:
+        if pc.part is None:
+            done[pc.id] = _run_cached(pc, opts)
+            if progress is not None:
+                progress(pc.id)
+    rep.statement, outcomes = _statements(result, opts)
+    rows = [r for pc in planned if pc.part is None and pc.kind != "UNITS"
+            for r in [done[pc.id]] if r is not None]
+    for pc in planned:
+        if pc.part is not None:
+            done[pc.id] = _statement_part(result, pc, rows, outcomes, opts)
+            if progress is not None:
+                progress(pc.id)
+    rep.steps = [done[pc.id] for pc in planned if done[pc.id] is not None]
     rep.seconds = time.perf_counter() - t0
     return rep
 
 
-def _statement(result: Result, opts: Options) -> StatementReport:
-    fn = get_statement_check(result.id)
-    if fn is None or (not result.bounds and fn is get_statement_check("*")):
-        return StatementReport()
+def _statement_part(result: Result, pc: PlannedCheck, rows: list[StepReport], outcomes,
+                    opts: Options) -> StepReport:
+    t0 = time.perf_counter()
+    loc = pc.part
+    st = loc.step
+    kind = st.kind.value
+    if result.kind in ("def", "asm"):
+        return pc.run(opts)
+    chains = _concluding_chains(result, st.label)
+    concluded = [r for r in rows if any(r.id == c + "/concludes" for c in chains)]
+    unsettled = [r for r in rows if r.verdict not in _SETTLED]
+    if chains and concluded and all(r.verdict is Verdict.PROVED for r in concluded) \
+            and not unsettled:
+        return StepReport(loc.id, st.eq, kind, Verdict.PROVED, "proof",
+                          detail=f"concluded by {', '.join(c.rsplit('/', 1)[-1] for c in chains)}"
+                                 f"; all {len(rows)} rows of the proof are PROVED or CITED",
+                          seconds=time.perf_counter() - t0)
+    why = ""
+    if chains:
+        first = unsettled[0] if unsettled else (concluded[0] if concluded else None)
+        if first is not None:
+            why = (f"not carried by the proof: {len(unsettled)} of {len(rows)} rows are not "
+                   f"PROVED/CITED (first: {first.id.split('/', 1)[-1]} {first.verdict.value})")
+    out = outcomes.get(st.label)
+    if out is not None and out.tested:
+        if out.violated:
+            cx = {k: str(v) for k, v in (out.witness or {}).items()}
+            return StepReport(loc.id, st.eq, kind, Verdict.REFUTED, "statement",
+                              counterexample=cx, slack=None, samples=out.samples,
+                              detail=f"the typed statement {st.label!r} is VIOLATED: {out.detail}",
+                              seconds=time.perf_counter() - t0)
+        if st.kind is not StepKind.CITED:
+            return StepReport(loc.id, st.eq, kind, Verdict.SUPPORTED, "statement",
+                              samples=out.samples,
+                              slack=None if out.ratio is None else 1 - out.ratio,
+                              detail=(f"{why}; " if why else "") + out.detail,
+                              seconds=time.perf_counter() - t0)
+    sr = _run_cached(PlannedCheck(pc.id, pc.eq, pc.kind, pc.run,
+                                  content=_fp(loc.step, loc.hypotheses)), opts)
+    if out is not None and out.tested and sr.verdict is Verdict.CITED:
+        sr.detail = f"{sr.detail}; compared with the truth: {out.detail}"
+    elif why and sr.verdict not in (Verdict.PROVED, Verdict.REFUTED):
+        sr.detail = f"{why}; {sr.detail}"
+    return sr
+
+
+def _statements(result: Result, opts: Options):
+    """(statement report, outcome per typed statement label), cached per statement."""
+    from checks.truth import statements as ts
+    if not result.bounds and not result.rates:
+        return StatementReport(), {}
+    disk = opts.disk
+    k = None
+    if disk is not None:
+        k = _cache.key("statements", result.id + "\n" + _cache.fingerprint(
+            (result.bounds, result.rates)), budget=opts.budget, seed=opts.seed)
+        hit = disk.get(k)
+        if hit is not None:
+            rep = StatementReport(StatementVerdict(hit["verdict"]), hit["detail"],
+                                  hit["witness"], hit["ratio"])
+            return rep, {lbl: ts.Outcome(**o) for lbl, o in hit["outcomes"].items()}
     try:
-        return fn(result, budget=opts.budget, seed=opts.seed)
-    except Exception as exc:
+        rep, outs = ts.check_result_statements(result, budget=opts.budget, seed=opts.seed)
+    except Exception as exc:  # noqa: BLE001 - a provider bug: say so, never crash the run
         return StatementReport(StatementVerdict.NOT_TESTED,
                                detail=f"statement check failed: {type(exc).__name__}: "
-                                      f"{_short(str(exc))}")
+                                      f"{_short(str(exc))}"), {}
+    if k is not None:
+        import dataclasses
+        disk.put(k, {"verdict": rep.verdict.value, "detail": rep.detail,
+                     "witness": rep.witness, "ratio": rep.ratio,
+                     "outcomes": {lbl: dataclasses.asdict(o) for lbl, o in outs.items()}})
+    return rep, outs
 
 
 def default_jobs() -> int:
@@ -458,16 +617,21 @@ def default_jobs() -> int:
 
 def verify(results: Iterable[Result], *, budget: int = DEFAULT_BUDGET,
            seed: int = DEFAULT_SEED, progress: Callable[[str], None] | None = None,
-           jobs: int | None = None) -> list[ResultReport]:
+           jobs: int | None = None, cache_dir: str | None = None,
+           use_cache: bool = False) -> list[ResultReport]:
     """Check every result; reports in the given order.
 
     With ``jobs > 1`` (default :func:`default_jobs`) registered results are checked in
     worker processes (started with ``spawn``: no state is shared, so the output is the
-    same as a sequential run, apart from timings).  Results that are not in the
-    registry (built by hand, as in the tests) are checked in this process.
+    same as a sequential run, apart from timings); papers loaded by path are re-loaded in
+    the workers.  Results that are not in the registry (built by hand, as in the tests)
+    are checked in this process.  ``use_cache``: verdicts are read from and written to
+    the disk cache (``cache_dir``, default ``.dpcheck-cache``).
     """
+    from theory import registry
     results = list(results)
-    opts = Options(budget=budget, seed=seed)
+    disk = _cache.DiskCache(cache_dir) if use_cache else None
+    opts = Options(budget=budget, seed=seed, disk=disk)
     jobs = default_jobs() if jobs is None else int(jobs)
     if jobs < 1:
         raise ValueError(f"jobs must be >= 1, got {jobs}")
@@ -482,9 +646,11 @@ def verify(results: Iterable[Result], *, budget: int = DEFAULT_BUDGET,
     # biggest first: better load balance
     sizes = {i: len(plan(results[i])) for i in parallel}
     order = sorted(parallel, key=lambda i: (-sizes[i], i))
+    paths = tuple(registry.user_paths())
+    folder = str(disk.folder) if disk is not None else None
     ctx = multiprocessing.get_context("spawn")
     with ctx.Pool(processes=min(jobs, len(order))) as pool:
-        tasks = [(i, results[i].id, budget, seed) for i in order]
+        tasks = [(i, results[i].id, budget, seed, paths, folder) for i in order]
         for i, rep in pool.imap_unordered(_worker, tasks):
             out[i] = rep
             if progress is not None:
@@ -505,9 +671,13 @@ _WORKER_OPTIONS: dict = {}
 
 
 def _worker(task):
-    i, rid, budget, seed = task
+    i, rid, budget, seed, paths, folder = task
     from theory import registry
-    opts = _WORKER_OPTIONS.get((budget, seed))
+    for p in paths:
+        registry.load_path(p)
+    key = (budget, seed, folder)
+    opts = _WORKER_OPTIONS.get(key)
     if opts is None:
-        opts = _WORKER_OPTIONS[(budget, seed)] = Options(budget=budget, seed=seed)
+        disk = _cache.DiskCache(folder) if folder is not None else None
+        opts = _WORKER_OPTIONS[key] = Options(budget=budget, seed=seed, disk=disk)
     return i, check_result(registry.get(rid), options=opts)

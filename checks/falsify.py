@@ -116,11 +116,17 @@ def _isolate(rel, sym, earlier: set) -> _Bound | None:
 
 
 def _domains(claim: Claim) -> list[_Domain]:
-    syms = list(claim.symbols)
+    return domains_for(claim.hypotheses, list(claim.symbols))
+
+
+def domains_for(hypotheses, symbols) -> list[_Domain]:
+    """Sampling domains of ``symbols`` (in that order) under relational ``hypotheses``:
+    each symbol's own assumptions, constant bounds, and bounds in terms of earlier
+    symbols where a hypothesis is linear in it (used by the statement checks too)."""
+    syms = list(symbols)
     doms = []
     earlier: set = set()
-    rels = [r for h in claim.hypotheses for r in ([h] if not isinstance(h, sp.And)
-                                                   else h.args)]
+    rels = [r for h in hypotheses for r in ([h] if not isinstance(h, sp.And) else h.args)]
     for s in syms:
         d = _Domain(s, is_integer_symbol(s))
         for c in symbol_constraints(s):

@@ -127,20 +127,26 @@ def _formula_html(lhs, rel: str, rhs) -> str:
     return f'<div class="formula"><code>{text}</code></div>'
 
 
-def _derivations_text() -> list[tuple[str, str]]:
-    """(title, text) of the symbolic re-derivations that are available."""
+def _derivations_text(papers=None) -> list[tuple[str, str]]:
+    """(title, text) of the registered re-derivations (``dpcheck derive NAME``) of the
+    papers in the report (all when ``papers`` is None)."""
+    import argparse
+
+    from checks.plugins import derive_commands
     out = []
-    try:
-        from theory.derive import derive_beta
-        out.append(("β* re-derivation (dpcheck derive beta)", derive_beta().render(latex=False)))
-    except ImportError:
-        pass
-    try:
-        from theory.derive_tradeoff import derive_tradeoff
-        out.append(("Trade-off re-derivation (dpcheck derive tradeoff)",
-                    derive_tradeoff(paper="liang-aaai").render(latex=False)))
-    except ImportError:
-        pass
+    for name, info in derive_commands().items():
+        if papers is not None and info.papers and not set(info.papers) & set(papers):
+            continue
+        args = argparse.Namespace(latex=False)
+        if info.add_arguments is not None:
+            p = argparse.ArgumentParser()
+            info.add_arguments(p)
+            args = p.parse_args([], namespace=args)
+        try:
+            text = info.fn(args)
+        except Exception as exc:  # noqa: BLE001 - a broken plug-in is reported, not fatal
+            text = f"(failed: {type(exc).__name__}: {exc})"
+        out.append((f"{info.help} (dpcheck derive {name})", text))
     return out
 
 
@@ -170,13 +176,14 @@ def render_markdown(reports, *, seed: int, budget: int,
                   f"verdict **{rep.verdict.value}**; statement "
                   f"**{rep.statement.verdict.value}** {rep.statement.detail}".rstrip(), ""]
         for h in result.hypotheses:
-            lines.append(f"- hypothesis: `{h.expr if h.expr is not None else h.predicate}`")
+            lines.append(f"- hypothesis: `{h}`")
         for s in result.statement:
             lines.append(f"- statement {s.label}: `{sp.sstr(s.lhs)} {s.rel.value} "
                          f"{sp.sstr(s.rhs)}`")
         for bnd in result.bounds:
-            lines.append(f"- bound {bnd.label} ({bnd.algorithm}, {bnd.form}): "
-                         f"`ε = {sp.sstr(bnd.epsilon)}`")
+            lines.append(f"- bound {bnd.label}: `{bnd.describe()}`")
+        for rate in result.rates:
+            lines.append(f"- rate {rate.label}: `{rate.describe()}`")
         lines.append("")
         if rep.steps:
             lines += ["| step | eq | kind | verdict | method | witness / slack |",
@@ -186,7 +193,7 @@ def render_markdown(reports, *, seed: int, budget: int,
                          s.evidence().replace("|", "\\|")]
                 lines.append("| " + " | ".join(cells) + " |")
             lines.append("")
-    for title, text in _derivations_text():
+    for title, text in _derivations_text(sorted({r.paper for r in reports})):
         lines += [f"## {title}", "", "```", text, "```", ""]
     return "\n".join(lines)
 
@@ -246,16 +253,15 @@ def render_html(reports, *, seed: int, budget: int, plots_png: dict[str, bytes])
                          "</code></p>")
         if result.hypotheses:
             parts.append("<p>hypotheses:</p><ul>" + "".join(
-                f"<li><code>{e(str(h.expr) if h.expr is not None else h.predicate)}</code>"
+                f"<li><code>{e(str(h))}</code>"
                 f"{(' <small>(' + e(h.where) + ')</small>') if h.where else ''}</li>"
                 for h in result.hypotheses) + "</ul>")
         for s in result.statement:
             parts.append(f"<p>statement <b>{e(s.label)}</b>:</p>"
                          + _formula_html(s.lhs, s.rel.value, s.rhs))
         for bnd in result.bounds:
-            parts.append(f"<p>bound <b>{e(bnd.label)}</b> ({e(bnd.algorithm)}, "
-                         f"{e(bnd.loss_class)}, {e(bnd.form)}):</p>"
-                         + _formula_html(sp.Symbol("epsilon"), "=", bnd.epsilon))
+            parts.append(f"<p>bound <b>{e(bnd.label)}</b>: {e(bnd.describe())}</p>"
+                         + _formula_html(sp.Symbol("epsilon"), "=", bnd.expr))
         if rep.steps:
             parts.append("<table class='steps'><tr><th>step</th><th>eq</th><th>kind</th>"
                          "<th>verdict</th><th>method</th><th>witness / slack</th></tr>")
@@ -265,7 +271,7 @@ def render_html(reports, *, seed: int, budget: int, plots_png: dict[str, bytes])
                              f"<td>{e(s.method)}</td><td>{e(s.evidence())}</td></tr>")
             parts.append("</table>")
         parts.append("</div>")
-    for title, text in _derivations_text():
+    for title, text in _derivations_text(sorted({r.paper for r in reports})):
         parts.append(f"<h2>{e(title)}</h2><pre>{e(text)}</pre>")
     parts.append("</body></html>")
     return "\n".join(parts)

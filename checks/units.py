@@ -1,34 +1,39 @@
 """Dimensional analysis of every encoded expression (DESIGN.md, *Units*).
 
 Each symbol has a dimension, a monomial ``Θ^a F^b`` in the base dimensions parameter
-(Θ) and loss (F), declared in :mod:`theory.symbols`.  :func:`dimension` walks an
-expression:
+(Θ) and loss (F), declared in its paper's symbol table (:mod:`theory.quantities`).
+The exponents are SymPy expressions: a ν-Hölder constant has dimension F/Θ^(1+ν), with
+ν a (dimensionless) symbol.  :func:`dimension` walks an expression:
 
 * sums, ``Max``/``Min``, ``Abs``, ``Piecewise`` branches and both sides of a relation
   must agree (the number 0 agrees with everything; another number is dimensionless);
-* products multiply dimensions, ``x**k`` raises them (``k`` must be a dimensionless
-  number when ``x`` has a dimension);
+  exponents are compared after simplification (``1 + ν`` and ``ν + 1`` agree);
+* products add exponents; ``x**k`` multiplies them by ``k``, which must be
+  dimensionless (a number, or a dimensionless symbolic expression such as ``1 + ν``);
 * ``exp``, ``log``, ``floor``… need a dimensionless argument and are dimensionless.
 
 A mismatch raises :class:`DimensionError`; :func:`check_relation` and
 :func:`check_result` turn them into :class:`Finding` objects, which the engine reports
-like any other finding.
+like any other finding.  Symbols are looked up in the table passed in (the result's
+paper's table: :func:`theory.registry.symbols_of`).
 """
 from __future__ import annotations
 
+import contextvars
 from dataclasses import dataclass
-from fractions import Fraction
-from functools import lru_cache
 
 import sympy as sp
 
-from theory import symbols as S
-from theory.model import Result, walk_steps, Chain, CaseSplit, Step
+from theory.model import CaseSplit, Result, walk_steps
+from theory.quantities import BASE, LOSS, THETA, SymbolTable
 
-#: a dimension as exponents (of Θ, of F)
-Dim = tuple[Fraction, Fraction]
-DIMLESS: Dim = (Fraction(0), Fraction(0))
+#: a dimension as exponents (of Θ, of F): SymPy expressions
+Dim = tuple[sp.Expr, sp.Expr]
+DIMLESS: Dim = (sp.Integer(0), sp.Integer(0))
 ANY = None  # the number 0: compatible with every dimension
+
+_TABLE: contextvars.ContextVar[SymbolTable] = contextvars.ContextVar("units_table",
+                                                                     default=BASE)
 
 
 class DimensionError(ValueError):
@@ -46,44 +51,60 @@ class Finding:
     unknown: bool = False   # True: a symbol without dimension (not a mismatch)
 
 
-def _from_monomial(dim: sp.Expr) -> Dim:
-    dim = sp.sympify(dim)
+def from_monomial(dim) -> Dim:
+    """``Θ^a·F^b`` (exponents may be symbolic) as ``(a, b)``."""
+    dim = sp.powsimp(sp.sympify(dim), force=True)
     if dim == 1:
         return DIMLESS
-    powers = sp.powsimp(dim).as_powers_dict()
-    theta = Fraction(str(powers.get(S.THETA, 0)))
-    loss = Fraction(str(powers.get(S.LOSS, 0)))
-    rest = {k: v for k, v in powers.items() if k not in (S.THETA, S.LOSS) and k != 1}
-    if rest:
-        raise ValueError(f"dimension must be a monomial in Θ and F, got {dim}")
-    return (theta, loss)
+    theta, loss = sp.Integer(0), sp.Integer(0)
+    for factor in sp.Mul.make_args(dim):
+        base, ex = factor.as_base_exp()
+        if base == THETA:
+            theta += ex
+        elif base == LOSS:
+            loss += ex
+        elif factor.is_number and factor == 1:
+            continue
+        else:
+            raise ValueError(f"dimension must be a monomial in Θ and F, got {dim}")
+    return (sp.simplify(theta), sp.simplify(loss))
+
+
+def _eq(a: Dim, b: Dim) -> bool:
+    return all(x == y or sp.simplify(x - y) == 0 for x, y in zip(a, b))
 
 
 def render(dim: Dim | None) -> str:
     if dim is None:
         return "any (0)"
-    if dim == DIMLESS:
+    if _eq(dim, DIMLESS):
         return "1"
     parts = []
     for name, e in (("Θ", dim[0]), ("F", dim[1])):
         if e == 1:
             parts.append(name)
         elif e != 0:
-            parts.append(f"{name}^{e}")
+            txt = sp.sstr(e)
+            parts.append(f"{name}^{txt}" if e.is_Atom else f"{name}^({txt})")
     return "·".join(parts)
 
 
 def symbol_dimension(sym: sp.Symbol) -> Dim:
     try:
-        dim = S.dimension_of_symbol(sym)
+        dim = _TABLE.get().dim(sym)
     except KeyError:
         raise UnknownDimension(sym.name) from None
     return _monomial_cached(dim)
 
 
-@lru_cache(maxsize=None)
-def _monomial_cached(dim: sp.Expr) -> Dim:
-    return _from_monomial(dim)
+_MONO: dict = {}
+
+
+def _monomial_cached(dim) -> Dim:
+    got = _MONO.get(dim)
+    if got is None:
+        got = _MONO[dim] = from_monomial(dim)
+    return got
 
 
 def _agree(dims: list[Dim | None], what, expr) -> Dim | None:
@@ -92,7 +113,7 @@ def _agree(dims: list[Dim | None], what, expr) -> Dim | None:
         return None
     first = known[0]
     for d in known[1:]:
-        if d != first:
+        if not _eq(d, first):
             raise DimensionError(
                 f"{what} mixes dimensions {render(first)} and {render(d)} in {_short(expr)}")
     return first
@@ -103,70 +124,94 @@ def _short(e, n: int = 100) -> str:
     return s if len(s) <= n else s[: n - 3] + "..."
 
 
-def dimension(expr) -> Dim | None:
+def _is_dimless(d) -> bool:
+    return d is None or _eq(d, DIMLESS)
+
+
+def dimension(expr, table: SymbolTable | None = None) -> Dim | None:
     """The dimension of ``expr`` (None for the number 0, which fits any dimension).
 
     Raises :class:`DimensionError` on a mismatch and :class:`UnknownDimension` for a
-    symbol that was not declared with :func:`theory.symbols.quantity`.
-    """
-    e = sp.sympify(expr)
+    symbol that is not declared in ``table`` (default: the table in force, see
+    :func:`using`)."""
+    if table is not None:
+        tok = _TABLE.set(table)
+        try:
+            return _dimension(sp.sympify(expr))
+        finally:
+            _TABLE.reset(tok)
+    return _dimension(sp.sympify(expr))
+
+
+def _dimension(e) -> Dim | None:
     if isinstance(e, sp.Symbol):
         return symbol_dimension(e)
     if e.is_number:
         return None if e == 0 else DIMLESS
     if isinstance(e, sp.Add):
-        return _agree([dimension(a) for a in e.args], "a sum", e)
+        return _agree([_dimension(a) for a in e.args], "a sum", e)
     if isinstance(e, sp.Mul):
         out = DIMLESS
         for a in e.args:
-            d = dimension(a)
+            d = _dimension(a)
             if d is None:
                 return None
             out = (out[0] + d[0], out[1] + d[1])
         return out
     if isinstance(e, sp.Pow):
         base, ex = e.base, e.exp
-        dex = dimension(ex)
-        if dex not in (None, DIMLESS):
+        dex = _dimension(ex)
+        if not _is_dimless(dex):
             raise DimensionError(f"exponent {ex} has dimension {render(dex)} in {_short(e)}")
         if base is sp.E:
             return DIMLESS
-        db = dimension(base)
+        db = _dimension(base)
         if db is None:
             return None
-        if db == DIMLESS:
+        if _eq(db, DIMLESS):
             return DIMLESS
-        if not ex.is_Rational:
-            raise DimensionError(f"{base} (dimension {render(db)}) raised to the symbolic "
-                                 f"power {ex} in {_short(e)}")
-        k = Fraction(int(ex.p), int(ex.q))
-        return (db[0] * k, db[1] * k)
+        return (sp.expand(db[0] * ex), sp.expand(db[1] * ex))
     if isinstance(e, (sp.Max, sp.Min)):
-        return _agree([dimension(a) for a in e.args], type(e).__name__, e)
+        return _agree([_dimension(a) for a in e.args], type(e).__name__, e)
     if isinstance(e, sp.Abs):
-        return dimension(e.args[0])
+        return _dimension(e.args[0])
     if isinstance(e, sp.Piecewise):
         for _, cond in e.args:
             check_boolean(cond)
-        return _agree([dimension(a) for a, _ in e.args], "Piecewise", e)
+        return _agree([_dimension(a) for a, _ in e.args], "Piecewise", e)
     if isinstance(e, (sp.Sum, sp.Product)):
         for _, lo, hi in e.limits:
             for bound in (lo, hi):
-                if dimension(bound) not in (None, DIMLESS):
+                if not _is_dimless(_dimension(bound)):
                     raise DimensionError(f"summation limit {bound} is not dimensionless")
-        inner = dimension(e.function)
-        if isinstance(e, sp.Product) and inner not in (None, DIMLESS):
+        inner = _dimension(e.function)
+        if isinstance(e, sp.Product) and not _is_dimless(inner):
             raise DimensionError(f"product of dimensional terms in {_short(e)}")
         return inner
     if isinstance(e, sp.Function):
         # exp, log, floor, ceiling, erf, ... : dimensionless argument(s), result too
         for a in e.args:
-            d = dimension(a)
-            if d not in (None, DIMLESS):
+            d = _dimension(a)
+            if not _is_dimless(d):
                 raise DimensionError(f"{type(e).__name__} of {_short(a)} which has dimension "
                                      f"{render(d)}")
         return DIMLESS
     raise DimensionError(f"cannot determine the dimension of {_short(e)}")
+
+
+class using:
+    """Context manager: look symbols up in ``table`` (``with units.using(table): …``)."""
+
+    def __init__(self, table: SymbolTable | None):
+        self.table = table or BASE
+
+    def __enter__(self):
+        self._tok = _TABLE.set(self.table)
+        return self.table
+
+    def __exit__(self, *exc):
+        _TABLE.reset(self._tok)
+        return False
 
 
 def check_boolean(b) -> None:
@@ -175,7 +220,7 @@ def check_boolean(b) -> None:
     if b in (sp.true, sp.false):
         return
     if isinstance(b, sp.core.relational.Relational):
-        _agree([dimension(b.lhs), dimension(b.rhs)], "a relation", b)
+        _agree([_dimension(b.lhs), _dimension(b.rhs)], "a relation", b)
         return
     if isinstance(b, (sp.And, sp.Or, sp.Not, sp.Implies)):
         for a in b.args:
@@ -196,10 +241,21 @@ def check_relation(b, where: str) -> list[Finding]:
     return []
 
 
-def check_result(result: Result) -> tuple[int, list[Finding]]:
+def check_result(result: Result, table: SymbolTable | None = None
+                 ) -> tuple[int, list[Finding]]:
     """Dimension-check every expression of a result: hypotheses, statement and proof
-    steps with their ``given``, case conditions, and bounds (a privacy loss must be
-    dimensionless).  Returns (number of relations checked, findings)."""
+    steps with their ``given``, case conditions, bounds (a privacy loss must be
+    dimensionless) and rates (both sides of ``metric ≤ expr`` are compared only through
+    the steps that state them).  Symbols are looked up in ``table`` (default: the
+    result's paper's table from the registry).  Returns (relations checked, findings)."""
+    if table is None:
+        from theory.registry import symbols_of
+        table = symbols_of(result.paper)
+    with using(table):
+        return _check_result(result)
+
+
+def _check_result(result: Result) -> tuple[int, list[Finding]]:
     count = 0
     findings: list[Finding] = []
 
@@ -224,9 +280,9 @@ def check_result(result: Result) -> tuple[int, list[Finding]]:
         where = f"{result.id} (bound {bd.label})"
         count += 1
         try:
-            d = dimension(bd.epsilon)
-            if d not in (None, DIMLESS):
-                findings.append(Finding(where, f"privacy loss {_short(bd.epsilon)} has "
+            d = _dimension(bd.expr)
+            if not _is_dimless(d):
+                findings.append(Finding(where, f"privacy loss {_short(bd.expr)} has "
                                                f"dimension {render(d)}, must be dimensionless"))
         except DimensionError as exc:
             findings.append(Finding(where, str(exc)))

@@ -88,6 +88,12 @@ class StepReport:
         d["verdict"] = self.verdict.value
         return d
 
+    @classmethod
+    def from_json(cls, d: dict) -> "StepReport":
+        d = dict(d)
+        d["verdict"] = Verdict(d["verdict"])
+        return cls(**d)
+
 
 @dataclass
 class StatementReport:

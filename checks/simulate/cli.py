@@ -65,7 +65,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _list() -> str:
-    from checks.simulate.figures import FIGURES
+    from checks.plugins import figures as _figures
     lines = ["problems:"]
     for name, fn in PROBLEMS.items():
         pr = fn()
@@ -75,8 +75,9 @@ def _list() -> str:
     for name, cls in ALGORITHMS.items():
         lines.append(f"  {name:16s} {cls.summary}")
     lines.append("figures:")
-    for name in FIGURES:
-        lines.append(f"  {name}")
+    FIGURES = _figures()
+    for name, info in FIGURES.items():
+        lines.append(f"  {name:16s} {info.help} ({', '.join(info.papers)})")
     lines.append("  all")
     return "\n".join(lines)
 
@@ -109,7 +110,8 @@ class _Progress:
 
 
 def _run_figures(args) -> int:
-    from checks.simulate.figures import FIGURES, render
+    from checks.plugins import figures as _figures
+    FIGURES = _figures()
     names = list(FIGURES) if args.figure == "all" else [args.figure]
     for nm in names:
         if nm not in FIGURES:
@@ -118,7 +120,7 @@ def _run_figures(args) -> int:
     for nm in names:
         with _Progress(None, f"{nm} (run-steps)",
                        not args.no_progress and sys.stderr.isatty()) as prog:
-            res = render(nm, out, quick=args.quick, device=args.device, seed=args.seed,
+            res = FIGURES[nm].fn(out, quick=args.quick, device=args.device, seed=args.seed,
                          progress=prog)
         print(f"{nm}: {res.png} ({res.seconds:.1f} s)")
         for note in res.notes:
@@ -130,7 +132,7 @@ def _run_simulation(args) -> int:
     import numpy as np
 
     from checks.simulate.audit import audit_final_iterate, direction_scores
-    from checks.simulate.figures import write_csv, write_json
+    from checks.simulate.output import write_csv, write_json
     from checks.simulate.runner import simulate
 
     canary = args.canary or ("gradient" if args.problem == "gradient-canary" else "outlier")

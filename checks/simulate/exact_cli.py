@@ -7,10 +7,14 @@ For T = 1..T (a log-spaced subset when T is large) it computes
 
 * **composition**: RDP of *all* iterates, T · sgm_rdp(b/n, bσ_DP/C, α, "max") (the
   sampled Gaussian mechanism with sensitivity C/b, both orders);
-* **paper bounds**: the explicit privacy bounds of the theory encodings that apply to the
-  scenario's algorithm (liang-icml Theorem 3.3 for DPSGD-GC, Theorem 3.4 for DPSGD-DC),
-  evaluated at the scenario's parameters (L from the scenario, β given or the best one);
-  a bound whose hypotheses fail at a point is left blank there;
+* **paper bounds**: every registered explicit RDP bound on the last iterate of
+  :class:`~theory.mechanisms.NoisySGD` whose domain matches the scenario's (unbounded for
+  the unprojected scenarios, bounded for the projected ones), evaluated at the scenario's
+  parameters: the mechanism's fields and the Rényi order take the scenario's values, the
+  smoothness constant of an ``LSmooth`` class the scenario's L; any other free parameter
+  with an admissible interval inside (0, 1) (an analysis parameter such as a split β) is
+  set by ``--set NAME=VALUE`` or, by default, chosen to minimise the bound; a bound with a
+  parameter left over is not shown, and one whose hypotheses fail at a point is left blank;
 * **exact last iterate**: D_α(θ_T(D') ‖ θ_T(D)) and the reverse, max of both orders —
   in closed form for the linear canary without projection, else by the grid accountant.
 
@@ -32,7 +36,6 @@ from checks.truth.divergences import sgm_rdp
 from checks.truth.scenarios import SCENARIOS, last_iterate_curve, linear_canary_exact, make
 
 EXIT_OK, EXIT_USAGE = 0, 2
-_BOUND_RESULTS = {"DPSGD-GC": ("liang-icml:thm-3.3",), "DPSGD-DC": ("liang-icml:thm-3.4",)}
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -54,12 +57,17 @@ def build_parser() -> argparse.ArgumentParser:
                    help="domain diameter (DPSGD-DC scenarios; sets K = [-D/2, D/2])")
     p.add_argument("--convention", default=None, choices=("centered", "radius"),
                    help="read --D as diameter (centered, default) or radius")
-    p.add_argument("--beta", default="best",
-                   help="β of the paper's bounds in (0,1), or 'best' (default: the β "
-                        "minimising each bound)")
+    p.add_argument("--set", dest="sets", action="append", default=[], metavar="NAME=VALUE",
+                   help="fix a free analysis parameter of the bounds (repeatable; default: "
+                        "each is chosen to minimise the bound over its interval)")
+    p.add_argument("--beta", default=None,
+                   help="shorthand for --set beta=VALUE ('best': minimise, the default)")
     p.add_argument("--L", type=float, default=None,
                    help="smoothness constant for the bounds (default: the scenario's, at "
                         "least 1e-9)")
+    p.add_argument("--results", default=None, metavar="PREFIX",
+                   help="show only bounds of results whose id starts with PREFIX "
+                        "(e.g. a paper key); default: every registered bound that applies")
     p.add_argument("--grid", type=int, default=1024, help="grid cells of the accountant")
     p.add_argument("--points", type=int, default=25, help="number of T values (default 25)")
     p.add_argument("--out", default=None, help="directory for exact.png/.json/.csv")
@@ -73,34 +81,86 @@ def _t_values(T: int, points: int) -> list[int]:
     return sorted({int(round(x)) for x in np.geomspace(1, T, points)} | {T})
 
 
-def _paper_bounds(algo: str):
-    """(label, Bound) of the explicit bounds that apply; empty when theory lacks them."""
-    try:
-        from theory.registry import get
-    except ImportError:
-        return []
+def _paper_bounds(bounded: bool, only: str | None = None):
+    """(label, Bound) of every registered explicit last-iterate RDP bound of NoisySGD whose
+    domain matches the scenario's (``bounded``)."""
+    from theory import registry
+    from theory.mechanisms import NoisySGD
     out = []
-    for rid in _BOUND_RESULTS.get(algo, ()):
-        try:
-            r = get(rid)
-        except KeyError:
-            continue
+    for r in registry.all_results():
         for bd in r.bounds:
-            if bd.algorithm == algo and bd.form == "explicit" and bd.mechanism == "last-iterate":
-                out.append((f"{rid} {bd.label}", bd))
+            m = bd.mechanism
+            if (isinstance(m, NoisySGD) and m.release == "last" and bd.form == "explicit"
+                    and not bd.profile and bd.order is not None
+                    and getattr(m.T, "is_Symbol", False)          # a curve over T
+                    and (m.domain is not None) == bounded
+                    and (only is None or r.id.startswith(only))):
+                out.append((f"{r.id} {bd.label}", bd))
     return out
 
 
-def _bound_value(bd, values: dict, beta_opt) -> float:
-    from checks.truth.statements import _Skip, evaluate, hypotheses_hold
-    betas = [float(beta_opt)] if beta_opt != "best" else list(np.linspace(0.01, 0.99, 50)) + [0.999]
+def _assign(bd, scen: dict, sets: dict):
+    """Values of the bound's symbols at the scenario, and the free analysis parameters
+    (symbol, lo, hi) to minimise over; None when a parameter cannot be assigned."""
+    import sympy as sp
+
+    from checks.falsify import domains_for
+    from theory.classes import LSmooth
+    m = bd.mechanism
+    v: dict = {}
+    pairs = [(m.n, "n"), (m.b, "b"), (m.eta, "eta"), (m.C, "C"), (m.sigma, "sigma_dp"),
+             (bd.order, "alpha")] + ([(m.domain, "D")] if m.domain is not None else [])
+    pairs += [(c.L, "L") for c in bd.problem_class if isinstance(c, LSmooth)]
+    for e, key in pairs:
+        if isinstance(e, sp.Symbol):
+            v[e.name] = scen[key]
+    if isinstance(m.T, sp.Symbol):
+        v[m.T.name] = None                           # set per row
+    free = []
+    defs = {h.expr.lhs.name: h.expr.rhs for h in bd.hypotheses
+            if h.is_relational and isinstance(h.expr, sp.Equality)
+            and isinstance(h.expr.lhs, sp.Symbol) and h.expr.lhs.name not in v}
+    v["__defs__"] = defs
+    syms = sorted((bd.expr.free_symbols | {s for h in bd.hypotheses if h.is_relational
+                                           for s in h.expr.free_symbols}),
+                  key=lambda s: s.name)
+    left = [s for s in syms if s.name not in v and s.name not in defs]
+    for d in domains_for([h.expr for h in bd.hypotheses if h.is_relational], left):
+        if d.sym.name in sets:
+            v[d.sym.name] = sets[d.sym.name]
+        elif 0 <= d.lo and d.hi <= 1 and not d.integer:
+            free.append(d.sym.name)
+        else:
+            return None
+    return v, free
+
+
+def _implicit_holds(imp, v: dict) -> bool:
+    from checks.truth.statements import implicit_value
+    x = v.get(imp.var.name)
+    top = implicit_value(imp, v)
+    return x is not None and top is not None and x <= top
+
+
+def _bound_value(bd, values: dict, free: list[str]) -> float:
+    from checks.truth.base import Unavailable, evaluate
+    from checks.truth.statements import _holds
+    grid = list(np.linspace(0.01, 0.99, 50)) + [0.999]
     best = math.nan
-    for bt in betas:
-        v = dict(values, beta=bt)
+    for pt in (np.array(np.meshgrid(*[grid] * len(free))).reshape(len(free), -1).T
+               if free else [()]):
+        v = dict(values, **dict(zip(free, pt)))
+        defs = v.pop("__defs__", {})
         try:
-            hypotheses_hold(bd, v)
-            val = evaluate(bd.epsilon, v)
-        except (_Skip, LookupError):
+            for name, e in defs.items():
+                v[name] = evaluate(e, v)
+        except Unavailable:
+            continue
+        if not all(_holds(h.expr, v) for h in bd.hypotheses if h.is_relational):
+            continue
+        try:
+            val = evaluate(bd.expr, v)
+        except Unavailable:
             continue
         if math.isnan(best) or val < best:
             best = val
@@ -114,12 +174,15 @@ def compute(args) -> dict:
         raise ValueError(f"T must be >= 1, got {args.T}")
     if args.points < 1:
         raise ValueError(f"points must be >= 1, got {args.points}")
-    if args.beta != "best":
+    sets = {}
+    for item in list(args.sets) + ([f"beta={args.beta}"] if args.beta not in (None, "best")
+                                   else []):
+        name, _, val = item.partition("=")
         try:
-            bt = float(args.beta)
+            sets[name.strip()] = float(val)
         except ValueError:
-            raise ValueError(f"beta must be in (0, 1) or 'best', got {args.beta!r}") from None
-        if not (0 < bt < 1):
+            raise ValueError(f"--set must be NAME=VALUE with a number, got {item!r}") from None
+        if name.strip() == "beta" and not (0 < sets["beta"] < 1):
             raise ValueError(f"beta must be in (0, 1) or 'best', got {args.beta!r}")
     params = {k: getattr(args, k) for k in ("n", "b", "eta", "C", "sigma_dp", "D", "convention")}
     params["T"] = args.T
@@ -136,11 +199,13 @@ def compute(args) -> dict:
     nm = s.b * s.sigma_dp / s.C
     sgm = sgm_rdp(q, nm, args.alpha, "max")
     L = args.L if args.L is not None else max(s.L, 1e-9)
-    values = {"alpha": args.alpha, "n": s.n, "b": s.b, "q": q, "C": s.C,
-              "sigma_dp": s.sigma_dp, "eta": s.eta, "L": L, "M": s.C}
-    if s.D is not None:
-        values["D"] = s.D
-    bounds = _paper_bounds(s.algorithm)
+    scen = {"alpha": args.alpha, "n": s.n, "b": s.b, "C": s.C, "sigma_dp": s.sigma_dp,
+            "eta": s.eta, "L": L, "D": s.D}
+    bounds = []
+    for label, bd in _paper_bounds(s.domain is not None, args.results):
+        got = _assign(bd, scen, sets)
+        if got is not None:
+            bounds.append((label, bd, got[0], got[1]))
     closed = (s.algorithm == "DPSGD-GC" and s.canary.constant_grad is not None
               and all(l.constant_grad == 0.0 for _, l in s.groups))
     if closed:
@@ -157,16 +222,17 @@ def compute(args) -> dict:
     for T, (f, bk) in zip(Ts, exact):
         row = {"T": T, "composition": T * sgm, "exact_forward": f, "exact_backward": bk,
                "exact_max": max(f, bk)}
-        for label, bd in bounds:
-            row[label] = _bound_value(bd, dict(values, T=T), args.beta)
+        for label, bd, vals, free in bounds:
+            t_name = bd.mechanism.T.name if hasattr(bd.mechanism.T, "name") else "T"
+            row[label] = _bound_value(bd, dict(vals, **{t_name: T}), free)
         rows.append(row)
     return {"scenario": s.name, "algorithm": s.algorithm, "alpha": args.alpha,
             "params": {"n": s.n, "b": s.b, "q": q, "eta": s.eta, "C": s.C,
                        "sigma_dp": s.sigma_dp, "T": s.T, "D": s.D, "L": L,
-                       "beta": args.beta, "noise_multiplier": nm},
+                       "set": sets, "noise_multiplier": nm},
             "assumptions": list(s.assumptions), "exact_method": method,
             "composition_method": "T · sgm_rdp(b/n, bσ_DP/C, α, max)",
-            "bounds": [label for label, _ in bounds], "rows": rows}
+            "bounds": [b[0] for b in bounds], "rows": rows}
 
 
 def _print_table(out: dict) -> None:

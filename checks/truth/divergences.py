@@ -11,17 +11,16 @@ Contents
 * :func:`mixture_rdp_1d` — two 1-D Gaussian mixtures (a Gaussian is a one-component
   mixture), by exponentially convergent trapezoid quadrature in log space (double
   precision, relative error ~1e-13), or by mpmath quadrature at ``dps`` digits.
-* :func:`sgm_rdp` — the sampled Gaussian mechanism (Def. A.11, eq. (35) of the ICML
-  version): ``M = (1-q)N(0,σ²) + qN(1,σ²)`` against ``N0 = N(0,σ²)``.
+* :func:`sgm_rdp` — the sampled Gaussian mechanism (Mironov, Talwar & Zhang 2019):
+  ``M = (1-q)N(0,σ²) + qN(1,σ²)`` against ``N0 = N(0,σ²)``.
   ``order="add"`` is ``D_α(M‖N0)`` (first argument: the dataset *with* the canary),
-  ``order="remove"`` is ``D_α(N0‖M)`` (the order the paper's eq. (35) writes), and
+  ``order="remove"`` is ``D_α(N0‖M)``, and
   ``order="max"`` the larger.  Integer α in the add order by the exact binomial series in
   log space; everything else by quadrature.  No overflow at α = 256 or q = 1e-6.
 * :func:`mtz_bound`, :func:`alpha_star`, :func:`alpha_star_conditions_numeric` — the
-  closed-form bound ``2αq²/σ²`` of the SGM lemma (ICML Lemma A.12 / AAAI Lemma A.13,
-  after Mironov–Talwar–Zhang 2019) and its order condition α ≤ α*(q, σ) as printed in the
-  caption of Table 1 and in eq. (36).
-* :func:`rdp_to_dp` — (α, ε)-RDP → (ε', δ)-DP: the paper's Lemma 2.4 (Mironov 2017) and,
+  closed-form bound ``2αq²/σ²`` of Mironov–Talwar–Zhang 2019 (Thm 11) and its order
+  condition α ≤ α*(q, σ) (:func:`mtz_conditions`).
+* :func:`rdp_to_dp` — (α, ε)-RDP → (ε', δ)-DP: Mironov 2017 (Prop. 3) and,
   as an option, the tighter conversion of Balle et al. 2020 (Thm 21) / Canonne et al. 2020.
 """
 from __future__ import annotations
@@ -362,6 +361,9 @@ def _log1p_signed(log_pos: float, log_neg: float) -> float:
         log_s = log_pos + math.log1p(-math.exp(log_neg - log_pos))
         return float(np.logaddexp(0.0, log_s))
     log_s = log_neg + math.log1p(-math.exp(log_pos - log_neg))
+    if log_s >= 0:
+        raise ArithmeticError("quadrature lost the leading 1 (negative mass ≥ 1): "
+                              "integrand not resolved")
     return math.log1p(-math.exp(log_s))
 
 
@@ -442,7 +444,7 @@ def _sgm_log_quad_mp(q, sigma, alpha, order: str, dps: int):
 def sgm_rdp(q, sigma, alpha, order: str = "max", *, precise: bool = False,
             dps: int = 50) -> float:
     """Exact RDP of the sampled Gaussian mechanism with sensitivity 1 and noise multiplier
-    ``sigma`` (ICML Def. A.11, eq. (35)).
+    ``sigma`` (Mironov, Talwar & Zhang 2019, eq. (2)).
 
     ``order="add"``: ``D_α((1−q)N(0,σ²)+qN(1,σ²) ‖ N(0,σ²))`` — integer α by the exact
     binomial series in log space, fractional α by log-space trapezoid quadrature.
@@ -480,11 +482,10 @@ def sgm_rdp_orders(q, sigma, orders: Sequence[float], order: str = "max") -> np.
 
 
 # --------------------------------------------------------------------------------------
-# The SGM lemma of the paper: 2αq²/σ² under α ≤ α*(q, σ)
+# The SGM bound of Mironov, Talwar & Zhang (2019): 2αq²/σ² under α ≤ α*(q, σ)
 
 def mtz_bound(q, sigma, alpha) -> float:
-    """The closed-form bound of the SGM lemma as the paper states it (ICML Lemma A.12 /
-    AAAI Lemma A.13, after Mironov, Talwar & Zhang 2019, Thm 11):
+    """The closed-form bound of Mironov, Talwar & Zhang 2019, Thm 11, as papers restate it:
     ``D_α^SGM(q, σ) ≤ 2αq²/σ²`` when q ≤ 1/5, σ > 4 and α ≤ α*(q, σ)."""
     q = _check_q(q)
     sigma = _check_pos("sigma", sigma)
@@ -496,13 +497,14 @@ def mtz_bound(q, sigma, alpha) -> float:
     return out
 
 
-def _fallback_conditions(alpha, q, sigma):
-    """FALLBACK transcription (used only when theory does not provide
-    ``alpha_star_conditions``) of the two conditions in the caption of Table 1 / eq. (36):
+def mtz_conditions(alpha, q, sigma):
+    """The two conditions on the order under which the SGM bound ``2αq²/σ²`` is stated
+    (Mironov, Talwar & Zhang 2019, Thm 11, as papers restate them):
     ``α ≤ Kσ²/2 − 2 log σ`` and
     ``α ≤ (K²σ²/2 − log 5 − 2 log σ) / (K + log(qα) + 1/(2σ²))``,
     ``K = log(1 + 1/(q(α−1)))``.  Returns the two slacks (rhs − α; ≥ 0 means satisfied),
-    vectorised over ``alpha``."""
+    vectorised over ``alpha``.  This is the engine's own transcription; a paper encodes its
+    own version as relations, and a test compares the two."""
     alpha = np.asarray(alpha, dtype=float)
     K = np.log1p(1 / (q * (alpha - 1)))
     c1 = K * sigma**2 / 2 - 2 * math.log(sigma) - alpha
@@ -511,46 +513,9 @@ def _fallback_conditions(alpha, q, sigma):
     return c1, c2
 
 
-@lru_cache(maxsize=1)
-def _theory_conditions():
-    """The conditions as encoded in theory (helper B's ``alpha_star_conditions`` in
-    theory.papers.liang_common), lambdified once: ``(alpha, q, sigma) -> (slack1,
-    slack2)`` vectorised over alpha, or None when not available."""
-    import importlib
-
-    import sympy as sp
-    for modname in ("theory.papers.liang_common", "theory.papers.liang_icml"):
-        try:
-            mod = importlib.import_module(modname)
-        except Exception:  # noqa: BLE001 - not encoded yet (or broken): use the fallback
-            continue
-        fn = getattr(mod, "alpha_star_conditions", None)
-        if fn is None:
-            continue
-        try:
-            a_, q_, s_ = sp.symbols("a_ q_ s_", positive=True)
-            conds = list(fn(a_, q_, s_))
-            if len(conds) != 2:
-                continue
-            fs = [sp.lambdify((a_, q_, s_), c.rhs - c.lhs if c.rel_op in ("<=", "<")
-                              else c.lhs - c.rhs, "numpy") for c in conds]
-            return lambda a, q, s: tuple(np.asarray(f(np.asarray(a, dtype=float), q, s),
-                                                    dtype=float) for f in fs)
-        except Exception:  # noqa: BLE001 - unexpected shape: use the fallback
-            continue
-    return None
-
-
-def alpha_star_source() -> str:
-    """Where the α* conditions come from: theory's encoding, or the fallback here."""
-    return ("theory.papers.liang_common.alpha_star_conditions" if _theory_conditions()
-            else "fallback transcription of Table 1 caption / eq. (36)")
-
-
 def _slacks(alpha, q: float, sigma: float):
-    fn = _theory_conditions()
     with np.errstate(all="ignore"):
-        c1, c2 = fn(alpha, q, sigma) if fn is not None else _fallback_conditions(alpha, q, sigma)
+        c1, c2 = mtz_conditions(alpha, q, sigma)
         den = np.log1p(1 / (q * (np.asarray(alpha, float) - 1))) + np.log(
             q * np.asarray(alpha, float)) + 1 / (2 * sigma**2)
     c1 = np.where(np.isfinite(c1), c1, -np.inf)
@@ -561,7 +526,7 @@ def _slacks(alpha, q: float, sigma: float):
 
 def alpha_star_conditions_numeric(alpha, q, sigma) -> tuple[float, float]:
     """Slacks (rhs − α) of the two conditions defining α*(q, σ); both ≥ 0 ⇔ admissible.
-    Uses theory's ``alpha_star_conditions`` when encoded, else the fallback."""
+    (:func:`mtz_conditions`)."""
     a = _check_alpha(alpha)
     q = _check_q(q)
     if q == 0:
@@ -572,7 +537,7 @@ def alpha_star_conditions_numeric(alpha, q, sigma) -> tuple[float, float]:
 
 
 def alpha_star(q, sigma, *, alpha_max: float = 1e6) -> float | None:
-    """α*(q, σ): "the largest α that satisfies both" conditions (Table 1 caption), found
+    """α*(q, σ): the largest α that satisfies both conditions, found
     by a log-spaced scan of (1, alpha_max] (4000 points, vectorised) followed by bisection
     of the last crossing (relative tolerance 1e-12) and validated: both slacks ≥ 0 at α*,
     one < 0 just above.  Returns None when no α in the scan satisfies both.  Note: the

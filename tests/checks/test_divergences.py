@@ -7,7 +7,7 @@ import pytest
 
 from checks.truth.divergences import (BothOrders, Mixture1D, alpha_star, alpha_star_conditions_numeric,
                                 alpha_star_gaps, best_dp_epsilon, gaussian_rdp, mixture_rdp_1d,
-                                mtz_bound, rdp_to_dp, sgm_rdp, _fallback_conditions)
+                                mtz_bound, rdp_to_dp, sgm_rdp, mtz_conditions)
 
 dpa = pytest.importorskip("dp_accounting.rdp.rdp_privacy_accountant")
 ref_rdp = dpa._compute_rdp_poisson_subsampled_gaussian
@@ -143,10 +143,16 @@ def test_alpha_star_is_largest_admissible_and_validated():
         assert alpha_star_gaps(q, s) == []
 
 
-def test_alpha_star_theory_and_fallback_transcriptions_agree():
+def test_alpha_star_paper_encoding_and_engine_transcription_agree():
+    # the Liang encoding's relations (theory) against the engine's own MTZ transcription
+    import sympy as sp
+    from theory.papers.liang.common import alpha_star_conditions
+    a_, q_, s_ = sp.symbols("a_ q_ s_", positive=True)
+    conds = alpha_star_conditions(a_, q_, s_)
     for a, q, s in ((5.0, 0.01, 5.0), (30.0, 0.001, 10.0), (2.0, 0.2, 4.5)):
-        th = alpha_star_conditions_numeric(a, q, s)
-        fb = [float(np.asarray(x).ravel()[0]) for x in _fallback_conditions(np.array([a]), q, s)]
+        sub = {a_: a, q_: q, s_: s}
+        th = [float((c.rhs - c.lhs).subs(sub)) for c in conds]
+        fb = [float(np.asarray(x).ravel()[0]) for x in mtz_conditions(np.array([a]), q, s)]
         assert th[0] == pytest.approx(fb[0], rel=1e-12)
         assert th[1] == pytest.approx(fb[1], rel=1e-12)
 

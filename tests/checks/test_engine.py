@@ -10,7 +10,7 @@ import theory
 from checks import engine
 from checks.verdict import Verdict
 from theory.model import Case, CaseSplit, Chain, Rel, Result, Step, StepKind, asm, walk_steps
-from theory.symbols import C, L, alpha, b, beta, eta, mu, n, sigma_dp
+from theory.papers.liang.symbols import C, L, alpha, b, beta, eta, mu, n, sigma_dp
 
 A = 2 * alpha * C**2 / (beta * n * b * sigma_dp**2)
 B = 8 * alpha * C**2 / (beta * n**2 * sigma_dp**2)
@@ -138,7 +138,7 @@ def test_definitions_are_defined():
 def test_supported_has_budget_and_slack():
     # true but beyond the prover's reach (symbolic exponent with a large gap)
     x = sp.Symbol("x", positive=True)
-    from theory.symbols import T
+    from theory.papers.liang.symbols import T
     step = Step("hard", sp.Sum(1 / (sp.Symbol("t", integer=True, nonnegative=True) + 1),
                               (sp.Symbol("t", integer=True, nonnegative=True), 0, T - 1)),
                 Rel.LE, 1 + sp.log(T))

@@ -8,7 +8,7 @@ import sympy as sp
 
 from checks.claim import step_claim
 from checks.falsify import _domains, _sample, confirm, search
-from theory.symbols import C, L, T, alpha, b, beta, eta, mu, n, q, sigma_dp, t
+from theory.papers.liang.symbols import C, L, T, alpha, b, beta, eta, mu, n, q, sigma_dp, t
 
 x, y = sp.symbols("x y", positive=True)
 

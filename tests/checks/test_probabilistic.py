@@ -1,4 +1,4 @@
-"""The probabilistic step oracles (checks.probabilistic) on claims with known answers."""
+"""The probabilistic step oracles of the Liang evidence package (checks.papers.liang.instance) on claims with known answers."""
 from __future__ import annotations
 
 import re
@@ -8,13 +8,13 @@ import mpmath
 import pytest
 import sympy as sp
 
-from checks import probabilistic as P
+from checks.papers.liang import instance as P
 from checks.plugins import get_step_oracle
 from checks.verdict import Verdict
 from theory.model import Located, Step, StepKind, asm
-from theory.papers.liang_utility import (E_dev_sq, E_gbar_sq, E_preproj, Pr_dev_half, dist,
+from theory.papers.liang.utility import (E_dev_sq, E_gbar_sq, E_preproj, Pr_dev_half, dist,
                                          gamma_xi, ip_batch, gbar_norm, step_sq)
-from theory.symbols import C, L, d, eta, grad_norm, mu, sigma_dp, sigma_sgd
+from theory.papers.liang.symbols import C, L, d, eta, grad_norm, mu, sigma_dp, sigma_sgd
 
 CASE_22 = [asm(mu <= L), asm(E_dev_sq <= sigma_sgd ** 2), asm(C >= 10 * sigma_sgd * sp.sqrt(L / mu)),
            asm(grad_norm <= C / 2)]

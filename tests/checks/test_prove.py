@@ -7,7 +7,7 @@ import sympy as sp
 
 from checks.claim import make_claim, step_claim
 from checks.prove import prove, sympy_stage, z3_stage
-from theory.symbols import C, L, T, alpha, b, beta, eta, mu, n, q, sigma_dp
+from theory.papers.liang.symbols import C, L, T, alpha, b, beta, eta, mu, n, q, sigma_dp
 
 x, y = sp.symbols("x y", positive=True)
 r = sp.Symbol("r", real=True)

@@ -7,7 +7,7 @@ import sympy as sp
 from checks.units import (DIMLESS, DimensionError, UnknownDimension, check_relation,
                           check_result, dimension, render)
 from theory.model import Result, Rel, Step, asm
-from theory.symbols import C, D, L, T, alpha, b, beta, eta, mu, n, sigma_dp
+from theory.papers.liang.symbols import C, D, L, T, alpha, b, beta, eta, mu, n, sigma_dp
 
 
 def test_basic_dimensions():

@@ -38,7 +38,7 @@ def test_generation_is_seeded_and_covers_every_operator(mutants):
 
 
 def test_swap_respects_dimensions(mutants):
-    from theory.symbols import info
+    from theory.papers.liang.symbols import info
     for m in mutants:
         if m.operator == "swap":
             a, b = m.description.split(": ")[1].split(" <-> ")

@@ -1,4 +1,4 @@
-"""β* re-derivation (theory.derive.derive_beta): the logic, not a hard-coded verdict."""
+"""β* re-derivation (theory.papers.liang_aaai.derive.derive_beta): the logic, not a hard-coded verdict."""
 from __future__ import annotations
 
 import random
@@ -6,8 +6,8 @@ import random
 import pytest
 import sympy as sp
 
-from theory.derive import BetaDerivation, _equal, derive_beta
-from theory.symbols import C, D, L, alpha, b, beta, eta, n, sigma_dp
+from theory.papers.liang_aaai.derive import BetaDerivation, _equal, derive_beta
+from theory.papers.liang.symbols import C, D, L, alpha, b, beta, eta, n, sigma_dp
 
 
 @pytest.fixture(scope="module")

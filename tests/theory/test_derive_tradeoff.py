@@ -1,11 +1,11 @@
-"""The C.2/C.3 trade-off re-derivation (theory.derive_tradeoff)."""
+"""The C.2/C.3 trade-off re-derivation (theory.papers.liang_aaai.tradeoff)."""
 from __future__ import annotations
 
 import pytest
 import sympy as sp
 
-from theory.derive_tradeoff import Item, derive_tradeoff, eps, lg
-from theory.symbols import C, L, b, d, eta, n
+from theory.papers.liang_aaai.tradeoff import Item, derive_tradeoff, eps, lg
+from theory.papers.liang.symbols import C, L, b, d, eta, n
 
 
 @pytest.fixture(scope="module")

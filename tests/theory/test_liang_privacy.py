@@ -9,10 +9,10 @@ import sympy as sp
 
 import theory
 from theory.model import Bound, StepKind, walk_steps
-from theory.papers import liang_common as lc
+from theory.papers.liang import common as lc
 from theory.papers.liang_aaai import privacy as aaai_privacy
 from theory.papers.liang_icml import privacy as icml_privacy
-from theory.symbols import alpha, info, q, sigma
+from theory.papers.liang.symbols import alpha, info, q, sigma
 
 PRIVACY = {"liang-icml": icml_privacy.RESULTS, "liang-aaai": aaai_privacy.RESULTS}
 
@@ -191,7 +191,7 @@ def test_every_algebra_and_scalar_step_gets_a_verdict(reports):
 
 def _holds(rel, lhs, rhs, hyps, point):
     mp.mp.dps = 50
-    subs = {sp.Symbol(k, **theory.symbols.info(k).symbol.assumptions0): sp.Rational(v)
+    subs = {sp.Symbol(k, **theory.papers.liang.symbols.info(k).symbol.assumptions0): sp.Rational(v)
             for k, v in point.items()}
     for h in hyps:
         val = h.subs(subs)
@@ -228,8 +228,8 @@ def test_units_finding_on_the_trivial_bound(reports):
 def test_other_order_lower_bound_is_a_lower_bound(a_, q_, s2):
     """The left side of the ``other-order`` steps never exceeds the exact divergence
     D_α((1−q)N(0,s²) + qN(u,s²) ‖ N(0,s²)) (1-D, u = ηC/b = 1), by quadrature."""
-    from theory.papers import liang_privacy as lp
-    from theory.symbols import C, b, beta, q as q_sym, sigma_dp
+    from theory.papers.liang import privacy as lp
+    from theory.papers.liang.symbols import C, b, beta, q as q_sym, sigma_dp
 
     mp.mp.dps = 30
     a, qq, s = mp.mpf(a_), mp.mpf(q_), mp.sqrt(mp.mpf(s2))

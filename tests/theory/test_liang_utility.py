@@ -7,7 +7,7 @@ from theory import registry
 from theory.model import CaseSplit, StepKind, walk_steps
 from theory.papers.liang_aaai import utility as aaai
 from theory.papers.liang_icml import utility as icml
-from theory.symbols import info
+from theory.papers.liang.symbols import info
 
 THM = {"liang-icml": "liang-icml:thm-3.9", "liang-aaai": "liang-aaai:thm-3.10"}
 

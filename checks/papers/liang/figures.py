@@ -18,14 +18,10 @@ present, with the hidden O(·) constant set to 1, and mark the rows transcribed 
 """
 from __future__ import annotations
 
-import csv
-import json
 import math
 import os
-import tempfile
 import time
-from dataclasses import asdict, dataclass, field, replace
-from typing import Callable
+from dataclasses import asdict, dataclass, replace
 
 import numpy as np
 
@@ -35,73 +31,7 @@ from checks.simulate.problems import make_problem
 from checks.simulate.runner import simulate
 
 
-# ------------------------------------------------------------------------ atomic output
-def write_atomic(path: str, data: str | bytes) -> str:
-    """Write ``data`` to ``path`` via a temporary file in the same folder and ``os.replace``."""
-    folder = os.path.dirname(os.path.abspath(path))
-    os.makedirs(folder, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".tmp-", suffix=os.path.basename(path))
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data.encode() if isinstance(data, str) else data)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-    return path
-
-
-def write_csv(path: str, rows: list[dict]) -> str:
-    import io
-    buf = io.StringIO()
-    if rows:
-        w = csv.DictWriter(buf, fieldnames=list(rows[0].keys()))
-        w.writeheader()
-        w.writerows(rows)
-    return write_atomic(path, buf.getvalue())
-
-
-def _json_default(o):
-    if isinstance(o, (np.floating, np.integer)):
-        return o.item()
-    raise TypeError(f"not JSON serialisable: {type(o)}")
-
-
-def write_json(path: str, obj) -> str:
-    def clean(v):
-        if isinstance(v, float) and not math.isfinite(v):
-            return str(v)          # "inf" / "nan" spelled out, never silently dropped
-        if isinstance(v, dict):
-            return {k: clean(x) for k, x in v.items()}
-        if isinstance(v, (list, tuple)):
-            return [clean(x) for x in v]
-        return v
-    return write_atomic(path, json.dumps(clean(obj), indent=2, default=_json_default) + "\n")
-
-
-def save_png(fig, path: str) -> str:
-    import io
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=110, bbox_inches="tight")
-    return write_atomic(path, buf.getvalue())
-
-
-def _plt():
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    return plt
-
-
-@dataclass
-class FigureOutput:
-    name: str
-    png: str
-    csv: str
-    json: str
-    notes: list[str]
-    seconds: float
+from checks.simulate.output import FigureOutput, _plt, save_png, write_csv, write_json  # noqa: F401
 
 
 # ------------------------------------------------------------------------ simulated figures
@@ -306,7 +236,7 @@ def _theory_bound(result_id: str, label: str):
 def _eval_bound(bd, values: dict, T: np.ndarray) -> np.ndarray:
     """Evaluate a Bound's ε over T, substituting by symbol name; c_O (O(·) constant) = 1."""
     import sympy as sp
-    expr = bd.epsilon
+    expr = bd.expr
     subs = {}
     for s in expr.free_symbols:
         if s.name == "T":
@@ -459,17 +389,3 @@ def fig_aaai_1(out_dir, *, quick=False, device="auto", seed=0, progress=None) ->
 def fig_aaai_5(out_dir, *, quick=False, device="auto", seed=0, progress=None) -> FigureOutput:
     return _bound_figure("aaai-fig5", "liang-aaai Fig. 5: ours vs the trivial bound (App. E.1)",
                          FIG5_PARAMS, bound_curves_fig5, out_dir)
-
-
-FIGURES: dict[str, Callable[..., FigureOutput]] = {
-    "batch-size": fig_batch_size,
-    "domain-diameter": fig_domain_diameter,
-    "aaai-fig1": fig_aaai_1,
-    "aaai-fig5": fig_aaai_5,
-}
-
-
-def render(name: str, out_dir: str, **kwargs) -> FigureOutput:
-    if name not in FIGURES:
-        raise ValueError(f"figure must be one of {sorted(FIGURES)}, got {name!r}")
-    return FIGURES[name](out_dir, **kwargs)

@@ -1,8 +1,9 @@
-"""Step oracles for the PROBABILISTIC lines of the DPSGD-DC utility proof (Liang et al.,
-C.1): Markov, Jensen, expectations of clipped gradients, E‖g‖², Cauchy–Schwarz on g_ξ.
+"""Step oracles for the PROBABILISTIC lines of the DPSGD-DC utility proof of Liang et al.
+(``liang-icml`` Theorem 3.9 / ``liang-aaai`` Theorem 3.10, App. C.1): Markov, Jensen,
+expectations of clipped gradients, E‖g‖², Cauchy–Schwarz on g_ξ.
 
 Such a line is a claim about vectors and random variables written in scalar stand-ins
-(``theory.papers.liang_utility``).  The oracles check it on *concrete instances*:
+(``theory.papers.liang.utility``).  The oracles check it on *concrete instances*:
 
 * the loss is a quadratic l(θ) = ½(θ − θ*)ᵀH(θ − θ*), H = diag(μ, L) in R² — L-smooth,
   μ-strongly convex, θ* interior; the state θ_t is fixed by ‖∇l(θ_t)‖ = ``grad_norm`` and
@@ -32,8 +33,6 @@ Oracles registered here:
 ``gaussian-perturbation``
     E_ζ‖θ_t − ηg + ζ_t − θ*‖² with ζ_t ~ N(0, η²σ_DP² I_d) by quadrature (mpmath), for a
     mini-batch realisation g of clipped gradients of the instance.
-``utility-sim``
-    the theorem's statement step: delegated to :mod:`checks.utility_sim`.
 """
 from __future__ import annotations
 
@@ -603,7 +602,14 @@ def _seed(seed: int, loc: Located, family: str) -> int:
     return (seed ^ zlib.crc32(f"{loc.id}|{family}".encode())) & 0xFFFFFFFF
 
 
-@step_oracle("dpsgd-dc-instance")
+@step_oracle("dpsgd-dc-instance", arguments={
+    "per_sample": "check the line for every atom ξ of the noise law (True/False)",
+    "where": "condition on the per-sample quantities dev/sgrad selecting the atoms",
+    "families": "'discrete', 'gaussian' or both, comma separated (default discrete)",
+    "mode": "documentation only (what the line is about)"},
+    supports="lines of Liang et al.'s C.1 written in its scalar stand-ins (E_clip_inner, "
+             "Pr_kxi1, bias_norm, …) on quadratic losses H = diag(μ, L) with discrete or "
+             "Gaussian gradient noise")
 def dpsgd_dc_instance(loc: Located, *, budget: int, seed: int) -> StepReport:
     """Check a PROBABILISTIC/CITED line of the utility proof on concrete instances."""
     if budget < 1:
@@ -652,7 +658,8 @@ def _perturbation(ev: Evaluation, inst: Instance) -> dict:
             "gbar_norm": mpmath.sqrt(g[0] ** 2 + g[1] ** 2)}
 
 
-@step_oracle("gaussian-perturbation")
+@step_oracle("gaussian-perturbation", arguments={},
+             supports="E_ζ‖θ_t − ηg + ζ_t − θ*‖² lines of Liang et al.'s C.1, ζ ~ N(0, η²σ_DP² I_d)")
 def gaussian_perturbation(loc: Located, *, budget: int, seed: int) -> StepReport:
     """E_ζ‖v + ζ‖² against its printed bound, ζ ~ N(0, η²σ_DP² I_d), by quadrature."""
     if budget < 1:
@@ -662,21 +669,3 @@ def gaussian_perturbation(loc: Located, *, budget: int, seed: int) -> StepReport
                            quantity=_perturbation)
     return _report(loc, "gaussian-perturbation", found, state, t0,
                    "Gaussian ζ by quadrature, mini-batch g of clipped gradients")
-
-
-@step_oracle("utility-sim")
-def utility_sim_statement(loc: Located, *, budget: int, seed: int) -> StepReport:
-    """The DPSGD-DC utility statement: simulated on quadratics (:mod:`checks.utility_sim`)."""
-    from checks import utility_sim
-
-    t0 = time.perf_counter()
-    rep = utility_sim.run_scenarios(loc.id.split("/", 1)[0], seed=seed)
-    st = loc.step
-    verdict = Verdict.SUPPORTED if rep.holds else Verdict.UNCHECKED
-    return StepReport(loc.id, st.eq, st.kind.value, verdict, "oracle:utility-sim",
-                      samples=rep.runs, seconds=time.perf_counter() - t0, slack=1 - rep.ratio,
-                      where=rep.witness, detail=rep.detail)
-
-
-# the whole-theorem statement checks live in checks.utility_sim; importing it registers them
-from checks import utility_sim as _utility_sim  # noqa: E402,F401

@@ -1,0 +1,178 @@
+"""What every truth provider is and returns (DESIGN.md, *Truth providers*).
+
+A provider says which typed statements it :meth:`~TruthProvider.supports` (by mechanism
+type, release, problem classes, parameter domain) and, at a parameter point, computes
+the truth for the mechanism on a *scenario* that is a member of every class the
+statement assumes — both orders of the adjacent pair, with a certified error:
+
+* RDP statements: ``forward = D_λ(M(D') ‖ M(D))`` ("add": D' has the extra example),
+  ``backward = D_λ(M(D) ‖ M(D'))`` ("remove");
+* (ε, δ) statements: ``forward``/``backward`` are the exact δ(ε) of the privacy
+  profile in each order, at the statement's ε.
+
+``error`` bounds |truth − value| for both numbers (0 for closed forms evaluated in
+double precision, whose relative error is far below any decision margin we use).  The
+statement checker decides VIOLATED only when ``max − error`` exceeds the bound beyond
+its own confirmation at high precision, and HOLDS only when ``max + error`` does not.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+import mpmath
+import sympy as sp
+
+
+@dataclass(frozen=True)
+class Support:
+    ok: bool
+    reason: str = ""
+
+    def __bool__(self) -> bool:
+        return self.ok
+
+
+@dataclass
+class Truth:
+    """The truth at one point, both orders, with a certified absolute error."""
+
+    forward: float
+    backward: float
+    error: float = 0.0
+    method: str = ""
+    scenario: str = ""
+    extra: dict = field(default_factory=dict)
+
+    @property
+    def max(self) -> float:
+        return max(self.forward, self.backward)
+
+    @property
+    def lower(self) -> float:
+        return self.max - self.error
+
+    @property
+    def upper(self) -> float:
+        return self.max + self.error
+
+    def orders_above(self, bound: float) -> list[str]:
+        return [nm for nm, v in (("add", self.forward), ("remove", self.backward))
+                if v - self.error > bound]
+
+
+class Unavailable(Exception):
+    """The provider cannot evaluate this point (cost, domain); not a finding."""
+
+
+class NotMember(Exception):
+    """No scenario of the provider is a member of every class at this point."""
+
+
+class TruthProvider:
+    """Base class of truth providers.  Subclasses set ``name`` and ``mechanisms`` and
+    implement :meth:`truth`; they may refine :meth:`supports`, :meth:`member`,
+    :meth:`derived`, :meth:`anchors` and :meth:`paths`."""
+
+    name: str = ""
+    mechanisms: tuple = ()
+    #: problem-class types whose membership :meth:`member` can decide
+    classes: tuple = ()
+    #: True: the provider computes privacy profiles (ε, δ) too
+    profiles: bool = False
+
+    def supports(self, stmt) -> Support:
+        mech = getattr(stmt, "mechanism", None)
+        if mech is None or not isinstance(mech, self.mechanisms):
+            return Support(False, f"{self.name}: mechanism {type(mech).__name__} not supported")
+        if getattr(stmt, "profile", False) and not self.profiles:
+            return Support(False, f"{self.name}: no (epsilon, delta) profiles")
+        for c in all_classes(stmt):
+            if not isinstance(c, self.classes):
+                return Support(False, f"{self.name}: no scenario is known to be a member of "
+                                      f"{c.name} (the statement assumes it)")
+        return Support(True)
+
+    def member(self, stmt, values: dict) -> None:
+        """Raise :class:`NotMember` when the provider's scenario at ``values`` is not a
+        member of every class of the statement."""
+
+    def derived(self, stmt) -> dict[str, sp.Expr]:
+        """Named quantities of the statement used by anchors and paths (e.g. the sampling
+        rate and the noise multiplier of DP-SGD), as SymPy expressions."""
+        out = dict(stmt.mechanism.params())
+        if getattr(stmt, "order", None) is not None:
+            out["order"] = stmt.order
+        return out
+
+    def anchors(self, stmt) -> list[dict[str, float]]:
+        """Targets for :meth:`derived` quantities where bounds usually break."""
+        return []
+
+    def paths(self, stmt) -> dict[str, list[dict[str, float]]]:
+        """Joint paths (sequences of targets) along which O-forms are followed."""
+        return {}
+
+    def truth(self, stmt, values: dict, *, precise: bool = False) -> Truth:
+        raise NotImplementedError
+
+
+def all_classes(stmt) -> tuple:
+    """The problem classes a statement assumes: its ``problem_class`` and the class
+    instances among its hypotheses (de-duplicated, order kept)."""
+    out = list(getattr(stmt, "problem_class", ()))
+    for h in getattr(stmt, "hypotheses", ()):
+        if getattr(h, "cls", None) is not None and h.cls not in out:
+            out.append(h.cls)
+    return tuple(out)
+
+
+# ----------------------------------------------------------------------------- evaluation
+@lru_cache(maxsize=None)
+def _compiled(expr: sp.Expr):
+    syms = sorted(expr.free_symbols, key=lambda s: s.name)
+    return [s.name for s in syms], sp.lambdify(syms, expr, "math")
+
+
+def evaluate(expr, values: dict[str, float]) -> float:
+    """``expr`` at ``values`` (by symbol name) in double precision; raises Unavailable when
+    a symbol has no value or the value is not a finite real."""
+    expr = sp.sympify(expr)
+    if expr.is_number:
+        v = complex(expr)
+        if v.imag or not math.isfinite(v.real):
+            raise Unavailable(f"{expr} is not a finite real")
+        return v.real
+    names, fn = _compiled(expr)
+    try:
+        v = fn(*[values[nm] for nm in names])
+    except KeyError as exc:
+        raise Unavailable(f"no value for symbol {exc}") from None
+    except (ValueError, ZeroDivisionError, OverflowError, TypeError):
+        raise Unavailable(f"{expr} cannot be evaluated here") from None
+    if isinstance(v, complex):
+        if v.imag:
+            raise Unavailable(f"{expr} is not real here")
+        v = v.real
+    v = float(v)
+    if not math.isfinite(v):
+        raise Unavailable(f"{expr} is not finite here")
+    return v
+
+
+def exact_value(x) -> sp.Expr:
+    """A float or int as an exact SymPy number (floats exactly, by their binary value)."""
+    if isinstance(x, bool):
+        raise TypeError("bool is not a number")
+    if isinstance(x, int) or (isinstance(x, float) and x.is_integer() and abs(x) < 2**53):
+        return sp.Integer(int(x))
+    return sp.Rational(float(x))
+
+
+def evaluate_mp(expr, values: dict[str, float], dps: int = 50) -> mpmath.mpf:
+    """``expr`` at ``values`` with mpmath at ``dps`` digits, the values read exactly."""
+    expr = sp.sympify(expr)
+    subs = {s: exact_value(values[s.name]) for s in expr.free_symbols}
+    with mpmath.workdps(dps):
+        return mpmath.mpf(sp.N(expr.xreplace(subs), dps))

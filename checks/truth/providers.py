@@ -1,0 +1,372 @@
+"""The generic truth providers for privacy statements (:class:`~theory.model.Bound`).
+
+====================  =======================================================================
+provider              supports (mechanism, problem classes) → truth
+====================  =======================================================================
+``gaussian``          :class:`~theory.mechanisms.GaussianMechanism` — RDP in closed form
+                      (λΔ²/(2σ²), both orders), the exact (ε, δ) profile (Balle & Wang 2018:
+                      δ(ε) = Φ(Δ/2σ − εσ/Δ) − e^ε Φ(−Δ/2σ − εσ/Δ)); no class needed.
+``sampled-gaussian``  :class:`~theory.mechanisms.SampledGaussian` and its
+                      :class:`~theory.mechanisms.Composition` — exact RDP both orders
+                      (:func:`~checks.truth.divergences.sgm_rdp`; RDP of a product is the
+                      sum), exact profiles through privacy-loss distributions (dp-accounting,
+                      optimistic and pessimistic: a certified enclosure of δ(ε), both orders).
+``noisy-sgd``         :class:`~theory.mechanisms.NoisySGD` — the linear canary l(θ) = −sθ
+                      against zero-loss data (slope s = C, or the Lipschitz / gradient bound
+                      of the statement's classes when smaller): θ_T is a Binomial(T, q)
+                      Gaussian mixture without a domain (closed form), the grid accountant
+                      with a domain, T·SGM for the released trajectory.
+====================  =======================================================================
+
+The linear canary is a member of: L-smooth (every L), convex, Hölder-smooth (every ν, L),
+(L0, L1)-smooth, M-Lipschitz and G-bounded-gradient (with the slope above), a bounded
+domain of the mechanism's diameter, and — with a domain — non-negative and lower bounded
+(a constant added to the loss); gradient noise of variance ≤ σ² when s²(n−1)/n² ≤ σ².
+It is not strongly convex: a statement assuming strong convexity is NOT-TESTED here.
+"""
+from __future__ import annotations
+
+import math
+
+import mpmath
+
+from checks.plugins import truth_provider
+from checks.truth.base import (NotMember, Support, Truth, TruthProvider, Unavailable,
+                               all_classes, evaluate)
+from theory.classes import (BoundedDomain, BoundedGradient, Convex, GeneralizedSmooth,
+                            GradNoise, Holder, Lipschitz, LowerBounded, LSmooth,
+                            NonNegative)
+from theory.mechanisms import Composition, GaussianMechanism, NoisySGD, SampledGaussian
+
+#: orders above this are out of reach of the double-precision evaluations
+ORDER_MAX = 256.0
+#: orders closer to 1 than this are refused: there D_α ≈ KL and the quadratures' relative
+#: error is no longer certified (a run once met α = 1 + 2e-16, where rounding alone decides)
+ORDER_MIN = 1.0 + 1e-6
+#: iterations reachable by the closed form / grid accountant in a default run
+T_MAX_CLOSED = 64
+T_MAX_GRID = 16
+N_MAX_GRID = 10**5
+#: cost cap (grid points × components) of one mixture quadrature
+MIX_COST = 1e7
+DC_GRID = 128
+DC_GRID_MAX = 512
+#: cells of one grid-accountant law at most (margins for the pre-projection mass included)
+GRID_CELLS_MAX = 2**16
+
+
+def _order(stmt, v) -> float:
+    a = evaluate(stmt.order, v)
+    if not (ORDER_MIN <= a <= ORDER_MAX):
+        raise Unavailable(f"Rényi order {a!r} outside [1 + 1e-6, {ORDER_MAX:g}]: not evaluated")
+    return a
+
+
+# --------------------------------------------------------------------------------------
+class GaussianProvider(TruthProvider):
+    name = "gaussian"
+    mechanisms = (GaussianMechanism,)
+    classes = ()
+    profiles = True
+
+    def derived(self, stmt):
+        m = stmt.mechanism
+        out = {"sensitivity": m.sensitivity, "sigma": m.sigma, "ratio": m.sigma / m.sensitivity}
+        if stmt.order is not None:
+            out["order"] = stmt.order
+        return out
+
+    def anchors(self, stmt):
+        return [{"ratio": r, "order": a} for r, a in ((0.5, 2.0), (1.0, 8.0), (4.0, 64.0))]
+
+    def truth(self, stmt, v, *, precise=False):
+        m = stmt.mechanism
+        sens, sig = abs(evaluate(m.sensitivity, v)), evaluate(m.sigma, v)
+        if not sig > 0:
+            raise Unavailable("sigma must be > 0")
+        if stmt.profile:
+            eps = evaluate(stmt.expr, v)
+            d = gaussian_delta(eps, sens, sig, precise=precise)
+            t = Truth(float(d), float(d), 0.0, "analytic Gaussian profile (Balle & Wang 2018)"
+                      + (", mpmath 50 digits" if precise else ""), "f(D) − f(D') = Δ")
+            if precise:
+                t.extra["lower_mp"] = d
+            return t
+        a = _order(stmt, v)
+        val = a * sens**2 / (2 * sig**2)
+        t = Truth(val, val, 0.0, "closed form λΔ²/(2σ²)", "f(D) − f(D') = Δ")
+        if precise:
+            with mpmath.workdps(60):
+                t.extra["lower_mp"] = (mpmath.mpf(a) * mpmath.mpf(sens)**2
+                                       / (2 * mpmath.mpf(sig)**2))
+        return t
+
+
+def gaussian_delta(eps, sens, sigma, *, precise=False):
+    """δ(ε) of the Gaussian mechanism with sensitivity Δ and noise σ (both orders agree)."""
+    if sens == 0:
+        return 0.0
+    if precise:
+        with mpmath.workdps(60):
+            e, s, d = mpmath.mpf(eps), mpmath.mpf(sigma), mpmath.mpf(sens)
+            return (mpmath.ncdf(d / (2 * s) - e * s / d)
+                    - mpmath.exp(e) * mpmath.ncdf(-d / (2 * s) - e * s / d))
+    from scipy.special import log_ndtr
+    a = sens / (2 * sigma) - eps * sigma / sens
+    b = -sens / (2 * sigma) - eps * sigma / sens
+    la, lb = log_ndtr(a), eps + log_ndtr(b)
+    return float(math.exp(la) * -math.expm1(lb - la)) if lb < la else 0.0
+
+
+# --------------------------------------------------------------------------------------
+class SampledGaussianProvider(TruthProvider):
+    name = "sampled-gaussian"
+    mechanisms = (SampledGaussian, Composition)
+    classes = ()
+    profiles = True
+
+    def supports(self, stmt):
+        got = super().supports(stmt)
+        m = getattr(stmt, "mechanism", None)
+        if got and isinstance(m, Composition) and not isinstance(m.mechanism, SampledGaussian):
+            return Support(False, f"{self.name}: only compositions of the sampled Gaussian")
+        return got
+
+    @staticmethod
+    def _parts(m):
+        if isinstance(m, Composition):
+            return m.mechanism, m.count
+        return m, 1
+
+    def derived(self, stmt):
+        base, count = self._parts(stmt.mechanism)
+        out = {"q": base.q, "sigma": base.sigma}
+        if count != 1:
+            out["count"] = count
+        if stmt.order is not None:
+            out["order"] = stmt.order
+        return out
+
+    def anchors(self, stmt):
+        return [{"q": q, "sigma": s, "order": a} for q, s, a in
+                ((0.2, 4.01, 2.0), (0.01, 5.0, 8.0), (1e-3, 1.0, 64.0), (0.5, 0.8, 32.0))]
+
+    def paths(self, stmt):
+        return {"q = 10^-k, order = 8k": [{"q": 10.0**-k, "sigma": 1.0, "order": 8.0 * k}
+                                         for k in range(1, 8)]}
+
+    def truth(self, stmt, v, *, precise=False):
+        from checks.truth.divergences import sgm_rdp
+        base, count = self._parts(stmt.mechanism)
+        q, s = evaluate(base.q, v), evaluate(base.sigma, v)
+        k = evaluate(count, v) if count != 1 else 1.0
+        if not (0 < q <= 1) or not s > 0 or not k >= 1:
+            raise Unavailable(f"q = {q:g} must be in (0, 1], sigma = {s:g} > 0, count >= 1")
+        if stmt.profile:
+            return self._profile(stmt, v, q, s, int(round(k)))
+        a = _order(stmt, v)
+        f = sgm_rdp(q, s, a, "add", precise=precise)
+        r = sgm_rdp(q, s, a, "remove", precise=precise)
+        t = Truth(k * f, k * r, 0.0, ("exact SGM divergence" + (f" × {k:g} (composition)"
+                                                               if k != 1 else "")
+                                      + (", mpmath 50 digits" if precise else "")),
+                  "the worst-case pair: one example of contribution 1")
+        if precise:
+            t.extra["lower_mp"] = mpmath.mpf(k) * mpmath.mpf(max(f, r))
+        return t
+
+    def _profile(self, stmt, v, q, s, k):
+        eps = evaluate(stmt.expr, v)
+        lo_r, lo_a = _pld_delta(q, s, k, eps, pessimistic=False)
+        hi_r, hi_a = _pld_delta(q, s, k, eps, pessimistic=True)
+        fwd, bwd = (lo_a + hi_a) / 2, (lo_r + hi_r) / 2
+        err = max(hi_a - lo_a, hi_r - lo_r) / 2
+        t = Truth(fwd, bwd, err, "privacy-loss distributions (dp-accounting, optimistic and "
+                  "pessimistic connect-the-dots: a certified enclosure)",
+                  "the worst-case pair: one example of contribution 1")
+        t.extra["lower_mp"] = max(lo_r, lo_a)
+        return t
+
+
+def _pld_delta(q, sigma, count, eps, *, pessimistic):
+    """(δ remove, δ add) at ε of ``count`` compositions of the SGM, dp-accounting's PLD."""
+    from dp_accounting.pld import privacy_loss_distribution as pld
+    if count > 10**5:
+        raise Unavailable(f"{count} compositions: out of reach of the PLD in a default run")
+    P = pld.from_gaussian_mechanism(sigma, sampling_prob=q, pessimistic_estimate=pessimistic,
+                                    value_discretization_interval=1e-4)
+    if count > 1:
+        P = P.self_compose(count)
+    rem = float(P._pmf_remove.get_delta_for_epsilon(eps))
+    add = rem if P._symmetric else float(P._pmf_add.get_delta_for_epsilon(eps))
+    return rem, add
+
+
+# --------------------------------------------------------------------------------------
+class NoisySGDProvider(TruthProvider):
+    name = "noisy-sgd"
+    mechanisms = (NoisySGD,)
+    classes = (LSmooth, Convex, Holder, GeneralizedSmooth, Lipschitz, BoundedGradient,
+               BoundedDomain, NonNegative, LowerBounded, GradNoise)
+    profiles = False
+
+    def supports(self, stmt):
+        got = super().supports(stmt)
+        if not got:
+            return got
+        m = stmt.mechanism
+        if m.sampling != "poisson":
+            return Support(False, f"{self.name}: only Poisson sampling (got {m.sampling})")
+        for c in all_classes(stmt):
+            if isinstance(c, (NonNegative, LowerBounded)) and m.domain is None:
+                return Support(False, f"{self.name}: the linear canary is not {c.name} without "
+                                      "a bounded domain")
+        return Support(True)
+
+    def derived(self, stmt):
+        m = stmt.mechanism
+        out = {"n": m.n, "b": m.b, "q": m.b / m.n, "s": m.b * m.sigma / m.C, "T": m.T,
+               "C": m.C, "eta": m.eta}
+        if m.domain is not None:
+            out["domain/step"] = m.domain / (m.eta * m.sigma)
+        if stmt.order is not None:
+            out["order"] = stmt.order
+        for c in all_classes(stmt):
+            for k, e in c.params().items():
+                out.setdefault(f"{c.name}.{k}", e)
+        return out
+
+    def _slope(self, stmt, v) -> float:
+        s = evaluate(stmt.mechanism.C, v)
+        for c in all_classes(stmt):
+            if isinstance(c, Lipschitz):
+                s = min(s, evaluate(c.M, v))
+            elif isinstance(c, BoundedGradient):
+                s = min(s, evaluate(c.G, v))
+        return s
+
+    def member(self, stmt, v):
+        m = stmt.mechanism
+        n = evaluate(m.n, v)
+        for c in all_classes(stmt):
+            if isinstance(c, BoundedDomain):
+                if m.domain is None:
+                    raise NotMember("the statement assumes a bounded domain; the mechanism has "
+                                    "none")
+                if abs(evaluate(c.diameter, v) - evaluate(m.domain, v)) > 1e-12 * max(
+                        1.0, evaluate(m.domain, v)):
+                    raise NotMember("the class's domain is not the mechanism's domain")
+            if isinstance(c, GradNoise):
+                s = self._slope(stmt, v)
+                if s * s * (n - 1) / (n * n) > evaluate(c.sigma, v) ** 2:
+                    raise NotMember("the canary's gradient variance exceeds the noise bound")
+
+    def anchors(self, stmt):
+        m = stmt.mechanism
+        out = []
+        for n, b, s, a, T in ((1000, 10, 1.0, 64.0, 1), (100, 20, 2.0, 8.0, 4),
+                              (10000, 1, 1.0, 128.0, 2), (50, 10, 40.0, 2.0, 3)):
+            t = {"C": 1.0, "eta": 0.1, "n": n, "b": b, "s": s, "order": a, "T": T,
+                 "LSmooth.L": 1.0, "Lipschitz.M": 1.0}
+            if m.domain is not None:
+                t["domain/step"] = 2.0
+            out.append(t)
+        if m.domain is not None:
+            # a small step size and a domain smaller than one step (ηC/b): where a bound that
+            # is missing its 1/η² breaks
+            out.append({"C": 1.0, "eta": 0.01, "n": 10, "b": 2, "s": 2.0, "order": 8.0, "T": 4,
+                        "domain/step": 0.1, "LSmooth.L": 1.0})
+        return out
+
+    def paths(self, stmt):
+        m = stmt.mechanism
+        base = {"C": 1.0, "eta": 0.1, "LSmooth.L": 1.0, "Lipschitz.M": 1.0}
+        if m.domain is not None:
+            base["domain/step"] = 2.0
+            return {"T up": [dict(base, n=100, b=10, s=1.0, order=8.0, T=T) for T in (1, 4, 12)],
+                    "order up": [dict(base, n=100, b=10, s=1.0, order=a, T=4)
+                                 for a in (2.0, 16.0, 128.0)]}
+        return {"n = 10^k (q ↓), order = 8k": [dict(base, n=10**k, b=1, s=1.0, order=8.0 * k, T=1)
+                                             for k in range(1, 8)],
+                "order up": [dict(base, n=100, b=1, s=1.0, order=a, T=1)
+                             for a in (2.0, 8.0, 32.0, 128.0, 256.0)],
+                "noise down": [dict(base, n=100, b=1, s=s, order=8.0, T=1)
+                               for s in (10.0, 3.0, 1.0, 0.5, 0.25, 0.1)]}
+
+    def truth(self, stmt, v, *, precise=False):
+        from checks.truth.divergences import (mixture_rdp_1d, mixture_vs_gaussian_int,
+                                              sgm_rdp)
+        from checks.truth.scenarios import (last_iterate_rdp, linear_canary,
+                                            linear_canary_exact, linear_canary_mixtures)
+        m = stmt.mechanism
+        a = _order(stmt, v)
+        n, b, T = evaluate(m.n, v), evaluate(m.b, v), evaluate(m.T, v)
+        eta, C, sig = evaluate(m.eta, v), evaluate(m.C, v), evaluate(m.sigma, v)
+        for nm, x in (("n", n), ("b", b), ("T", T)):
+            if x != int(x) or x < 1:
+                raise Unavailable(f"{nm} = {x:g} is not a positive integer")
+        n, b, T = int(n), int(b), int(T)
+        if b > n:
+            raise Unavailable("b > n")
+        slope = self._slope(stmt, v)
+        if not (slope > 0 and eta > 0 and sig > 0):
+            raise Unavailable("slope, eta and sigma must be > 0")
+        q, s_eff = b / n, b * sig / slope
+        scen = f"linear canary l(θ) = −{slope:.6g}·θ vs zero-loss data"
+        if m.release == "all" or (T == 1 and m.domain is None):
+            f = sgm_rdp(q, s_eff, a, "add", precise=precise)
+            r = sgm_rdp(q, s_eff, a, "remove", precise=precise)
+            k = T if m.release == "all" else 1
+            t = Truth(k * f, k * r, 0.0,
+                      (f"{k}·SGM(b/n, b·σ/s) (exact composition)" if k > 1 else
+                       "θ_1 is the SGM(b/n, b·σ/s) (exact)") + (", mpmath 50 digits"
+                                                                 if precise else ""), scen)
+            if precise:
+                t.extra["lower_mp"] = mpmath.mpf(k) * mpmath.mpf(max(f, r))
+            return t
+        if m.domain is None:
+            if T > T_MAX_CLOSED:
+                raise Unavailable(f"T = {T} > {T_MAX_CLOSED} (closed form cost)")
+            sc = linear_canary(n=n, b=b, eta=eta, C=slope, sigma_dp=sig, T=T)
+            if not precise:
+                d = linear_canary_exact(sc, a, max_cost=MIX_COST)
+                return Truth(d.forward, d.backward, 1e-9 * max(1.0, d.max),
+                             "Binomial(T, q) Gaussian mixture vs Gaussian, log-space quadrature",
+                             scen)
+            P, Q = linear_canary_mixtures(sc)
+            if float(a).is_integer() and math.comb(int(a) + T, T) <= 200_000:
+                fw = mixture_vs_gaussian_int(P, sc.theta0, int(a), dps=50)
+                d = linear_canary_exact(sc, a, max_cost=MIX_COST)
+                t = Truth(d.forward, d.backward, 1e-9 * max(1.0, d.max),
+                          "exact multinomial series at 50 digits (add order)", scen)
+                t.extra["lower_mp"] = fw
+                return t
+            d = mixture_rdp_1d(P, Q, a, precise=True, dps=50)
+            t = Truth(d.forward, d.backward, 1e-12 * max(1.0, d.max),
+                      "mpmath quadrature of the mixtures at 50 digits", scen)
+            return t
+        # a bounded domain: the grid accountant
+        D = evaluate(m.domain, v)
+        if n > N_MAX_GRID:
+            raise Unavailable(f"n = {n} > {N_MAX_GRID} (the grid accountant's batch mixture "
+                              "costs O(n))")
+        if T > T_MAX_GRID:
+            raise Unavailable(f"T = {T} > {T_MAX_GRID} (grid accountant in a default run)")
+        tau = eta * sig
+        if not (D / tau < 1e4):
+            raise Unavailable("domain too wide relative to the noise for the grid")
+        G = int(min(DC_GRID_MAX, max(DC_GRID, 2 ** math.ceil(math.log2(max(2.0, 2 * D / tau))))))
+        h = D / G
+        cells = G + 2 * (eta * slope / b + 12 * tau) / h + 26 * tau / h
+        if not cells <= GRID_CELLS_MAX:
+            raise Unavailable(f"the grid would need {cells:.3g} cells (> {GRID_CELLS_MAX:g}): "
+                              "step or noise far larger than the domain")
+        sc = linear_canary(n=n, b=b, eta=eta, C=slope, sigma_dp=sig, T=T, D=D)
+        g = last_iterate_rdp(sc, a, G=G)
+        t = Truth(g.forward, g.backward, g.error,
+                  f"grid accountant G={G}, K = [−D/2, D/2]", scen + ", projected onto K")
+        return t
+
+
+for _p in (GaussianProvider(), SampledGaussianProvider(), NoisySGDProvider()):
+    truth_provider(_p)
