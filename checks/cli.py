@@ -8,6 +8,9 @@
     dpcheck derive NAME [--latex]         (registered by paper packages: dpcheck derive -h)
     dpcheck simulate [exact] ...
     dpcheck report [IDS or papers...] --out DIR
+    dpcheck new KEY [--out FILE]          (a template paper file that verifies as it stands)
+    dpcheck lint FILE                     (encoding mistakes, one line each)
+    dpcheck oracles [--format table|json] (registered step oracles and truth providers)
 
 Exit codes: 0 success; 1 ``--strict`` and something REFUTED/VIOLATED; 2 bad input
 (unknown id, bad option, unwritable output).  User mistakes never print a traceback.
@@ -327,6 +330,358 @@ def cmd_report(args) -> int:
     return EXIT_OK
 
 
+# ----------------------------------------------------------------------------- new
+def _key_pattern():
+    """The pattern every paper key must match (``theory.model.Paper``, so the registry's)."""
+    from theory.model import _KEY
+    return _KEY
+
+
+#: the file ``dpcheck new KEY`` writes (``__KEY__`` replaced by the key); it must verify as
+#: it stands: no REFUTED step, and both statements PROVED by their chains
+PAPER_TEMPLATE = '''"""__KEY__: an imaginary paper on the Gaussian mechanism, encoded for dpcheck.
+
+Written by ``dpcheck new __KEY__``.  It verifies as it stands; replace the example by your
+own paper (every line to change says EDIT) and run
+
+    dpcheck lint __FILE__      # encoding mistakes, one line each
+    dpcheck verify __FILE__    # a verdict for every step
+
+What the imaginary paper prints (Sec. 2):
+
+* Lemma 1, eq. (3): the Gaussian mechanism M(D) = f(D) + N(0, sigma^2 I), with
+  ||f(D) - f(D')|| <= Delta for adjacent D, D', is (alpha, alpha Delta^2/(2 sigma^2))-RDP
+  for every alpha > 1.  Proof: the closed form of the Renyi divergence of two Gaussians,
+  eq. (2).
+* Theorem 1, eq. (6): M is (eps, delta)-DP with
+  eps = Delta^2/(2 sigma^2) + Delta sqrt(2 log(1/delta))/sigma.  Proof: the RDP -> DP
+  conversion, eq. (4), at the optimal order alpha* = 1 + sigma sqrt(2 log(1/delta))/Delta,
+  eq. (5).
+
+How to choose a step's kind (``theory.model.StepKind``):
+
+* ALGEBRA: follows from the hypotheses in force by algebra; proved (SymPy, z3) or refuted
+  with a counterexample.  Every symbol ranges over all values its hypotheses allow.
+* SCALAR: a real inequality that may need numerics (the same checks, plus a search).
+* PROBABILISTIC: a fact about random variables or distributions, written with scalar
+  stand-ins (a divergence, an expectation); judged only by a named oracle, or through a
+  chain that concludes it.
+* CITED: an external result taken as given (say whose in ``because``).
+"""
+import sympy as sp
+
+from theory.mechanisms import GaussianMechanism
+from theory.model import Bound, Chain, Paper, Result, Step, StepKind, asm
+from theory.quantities import DIMLESS, THETA, delta, table
+
+ALG, SCA, PRO, CIT = (StepKind.ALGEBRA, StepKind.SCALAR, StepKind.PROBABILISTIC,
+                      StepKind.CITED)
+
+# ---------------------------------------------------------------------------- symbols
+# EDIT: declare every symbol your paper uses, once, with its dimension (THETA: parameter
+# or output space, LOSS: loss values, DIMLESS, or products/powers of them) and only the
+# SymPy assumptions that hold by definition; anything stronger (alpha > 1) is a
+# hypothesis, stated where the paper states it.  n, b, T, d, q, epsilon, delta come from
+# theory.quantities.
+SYMBOLS = table("__KEY__", "the symbols of __KEY__")
+Delta = SYMBOLS.quantity("Delta", THETA, "l2-sensitivity of the query f", positive=True)
+sigma = SYMBOLS.quantity("sigma", THETA, "standard deviation of the Gaussian noise",
+                         positive=True)
+alpha = SYMBOLS.quantity("alpha", DIMLESS, "Renyi order", positive=True)
+dist = SYMBOLS.quantity("dist", THETA, "||f(D) - f(D')|| for one adjacent pair",
+                        nonnegative=True)
+D_alpha = SYMBOLS.quantity("D_alpha", DIMLESS, "D_alpha(M(D) || M(D')) for one adjacent pair",
+                           nonnegative=True)
+eps_dp = SYMBOLS.quantity("eps_dp", DIMLESS, "the smallest eps for which M is (eps, delta)-DP",
+                          positive=True)
+
+# EDIT: the key is the prefix of every result id; title and citation of your paper
+PAPER = Paper(key="__KEY__", title="The Gaussian mechanism, from RDP to (epsilon, delta)-DP",
+              file="an imaginary paper, Sec. 2", symbols=SYMBOLS)
+
+# ---------------------------------------------------------------------------- Sec. 2
+M = GaussianMechanism(sensitivity=Delta, sigma=sigma)     # what is released
+RDP = alpha * Delta**2 / (2 * sigma**2)                    # eq. (3)
+LOG = sp.log(1 / delta)
+ALPHA_STAR = 1 + sigma * sp.sqrt(2 * LOG) / Delta          # eq. (5)
+EPS = Delta**2 / (2 * sigma**2) + Delta * sp.sqrt(2 * LOG) / sigma   # eq. (6)
+HALF = Delta * sp.sqrt(2 * LOG) / (2 * sigma)
+
+# EDIT: one Result per numbered result, id "KEY:kind-number" (lem, thm, cor, prop, ...)
+LEMMA_1 = Result(
+    "__KEY__:lem-1", "RDP of the Gaussian mechanism", "Sec. 2, Lemma 1, eq. (3)",
+    hypotheses=[asm(alpha > 1, "Lemma 1")],
+    # the printed statement: one Step per part ("statement" for a single part)
+    statement=[Step("statement", D_alpha, "<=", RDP, PRO, eq="3")],
+    # the proof as printed: a chain e0 <= e1 = e2 ... whose ends give the statement
+    proof=[Chain("proof", [
+        Step("eq-2", D_alpha, "=", alpha * dist**2 / (2 * sigma**2), CIT, eq="2",
+             because="Renyi divergence of N(mu, sigma^2 I) and N(mu', sigma^2 I)"),
+        Step("line-1", alpha * dist**2 / (2 * sigma**2), "<=", RDP, ALG,
+             given=[asm(dist <= Delta, "Delta is the sensitivity of f")]),
+    ], concludes="statement")],
+    # the typed statement: compared with the exact RDP of M, both orders
+    bounds=[Bound("statement", RDP, M, order=alpha)],
+)
+
+THEOREM_1 = Result(
+    "__KEY__:thm-1", "(epsilon, delta)-DP with the optimal order", "Sec. 2, Theorem 1, eq. (6)",
+    hypotheses=[asm(delta < 1, "Theorem 1")],      # delta > 0: declared positive
+    statement=[Step("statement", eps_dp, "<=", EPS, PRO, eq="6")],
+    proof=[
+        Chain("proof", [
+            Step("eq-4", eps_dp, "<=", D_alpha + LOG / (alpha - 1), CIT, eq="4",
+                 given=[asm(alpha > 1, "Sec. 2")],
+                 because="RDP -> (eps, delta)-DP conversion (Mironov 2017, Prop. 3)"),
+            Step("line-1", D_alpha + LOG / (alpha - 1), "<=", RDP + LOG / (alpha - 1), ALG,
+                 given=[asm(alpha > 1, "Sec. 2"), asm(D_alpha <= RDP, "Lemma 1")]),
+            Step("eq-5", RDP + LOG / (alpha - 1), "=", Delta**2 / (2 * sigma**2) + HALF + HALF,
+                 ALG, eq="5", given=[asm(sp.Eq(alpha, ALPHA_STAR), "the optimal order (5)")]),
+            Step("line-2", Delta**2 / (2 * sigma**2) + HALF + HALF, "=", EPS, ALG),
+        ], concludes="statement"),
+        # why (5) is optimal: no order alpha > 1 gives a smaller eps (AM-GM)
+        Step("optimal", RDP + LOG / (alpha - 1), ">=", EPS, SCA,
+             given=[asm(alpha > 1, "Sec. 2")], because="AM-GM"),
+    ],
+    # the typed statement: the exact privacy profile of M must give delta at EPS
+    bounds=[Bound("statement", EPS, M, delta=delta, profile=True)],
+)
+
+# EDIT: every result, in the paper's order
+RESULTS = [LEMMA_1, THEOREM_1]
+'''
+
+
+def template_for(key: str, filename: str) -> str:
+    """The text of ``dpcheck new KEY`` for a file called ``filename``."""
+    return PAPER_TEMPLATE.replace("__KEY__", key).replace("__FILE__", filename)
+
+
+def default_paper_file(key: str) -> str:
+    return key.replace("-", "_") + ".py"
+
+
+def cmd_new(args) -> int:
+    key = args.key
+    pattern = _key_pattern()
+    if not pattern.match(key):
+        raise UsageError(f"KEY must match {pattern.pattern} (lower-case letters, digits "
+                         f"and dashes, starting with a letter or digit), got {key!r}")
+    from theory import registry
+    try:
+        taken = registry.papers()
+    except registry.PaperError:
+        taken = []   # a broken plug-in is `dpcheck verify`'s to report, not ours
+    if key in taken:
+        raise UsageError(f"KEY {key!r} is already the key of a registered paper; choose "
+                         "another")
+    path = Path(args.out) if args.out else Path(default_paper_file(key))
+    if path.suffix != ".py":
+        raise UsageError(f"--out must name a .py file, got {str(path)!r}")
+    if path.exists():
+        raise UsageError(f"{str(path)!r} already exists; not overwritten (choose another "
+                         "--out or remove it)")
+    text = template_for(key, path.name)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with open(path, "x", encoding="utf-8") as fh:
+            fh.write(text)
+    except FileExistsError:
+        raise UsageError(f"{str(path)!r} already exists; not overwritten") from None
+    except OSError as exc:
+        raise UsageError(f"cannot write {str(path)!r}: {exc.strerror or exc}") from None
+    print(f"wrote {path}; next: dpcheck lint {path} && dpcheck verify {path}",
+          file=sys.stderr)
+    return EXIT_OK
+
+
+# ----------------------------------------------------------------------------- lint
+def lint_paper(path) -> tuple[list[str], int, int]:
+    """(mistakes as ``ID: message`` lines, results, steps) of the paper file at ``path``.
+
+    Raises UsageError (one line) when the file cannot be loaded at all: no such file, a
+    syntax error or any exception at import, PAPER or RESULTS missing."""
+    import difflib
+
+    from checks import engine, plugins, units
+    from theory import registry
+    from theory.model import Chain, CaseSplit, Result, walk_steps
+    from theory.quantities import BASE
+
+    try:
+        mod = registry.import_path(path)
+    except registry.PaperError as exc:
+        raise UsageError(str(exc)) from None
+    paper, results = getattr(mod, "PAPER", None), getattr(mod, "RESULTS", None)
+    if paper is None or results is None:
+        missing = " and ".join(n for n, v in (("PAPER", paper), ("RESULTS", results))
+                               if v is None)
+        raise UsageError(f"{path}: a paper module must define {missing}")
+    try:
+        results = tuple(results)
+    except TypeError:
+        raise UsageError(f"{path}: RESULTS must be a list of Result") from None
+
+    out = list(registry.problems(paper, results))
+    results = [r for r in results if isinstance(r, Result)]
+    steps = sum(1 for r in results for _ in walk_steps(r))
+    if out and out[0].startswith("PAPER must be"):
+        return out, len(results), steps
+    try:
+        taken = {lp.paper.key: lp for lp in registry.loaded()}
+    except registry.PaperError:
+        taken = {}   # a broken plug-in: `dpcheck verify` reports it
+    other = taken.get(paper.key)
+    if other is not None and not _same_paper_file(other, path):
+        out.append(f"PAPER: key {paper.key!r} is already taken by {other.module} "
+                   f"({other.source}); choose another")
+
+    # symbols with no declared dimension (each once per result)
+    table = paper.symbols if paper.symbols is not None else BASE
+    for r in results:
+        seen: set[str] = set()
+        _, findings = units.check_result(r, table=table)
+        for f in findings:
+            if not f.unknown:
+                continue   # a dimension mismatch is a finding about the paper: verify's
+            name = f.message.split("'")[1] if "'" in f.message else f.message
+            if name in seen:
+                continue
+            seen.add(name)
+            if name in table:
+                msg = (f"symbol {name!r} is not the declared quantity {name!r} (other SymPy "
+                       "assumptions): use the symbol that SymbolTable.quantity() returned")
+            elif paper.symbols is None:
+                msg = (f"symbol {name!r} has no declared dimension: PAPER has no symbol "
+                       "table (Paper(..., symbols=theory.quantities.table(KEY)))")
+            else:
+                msg = (f"symbol {name!r} has no declared dimension: declare it with "
+                       f"{table.key!r} table's quantity(name, dimension, description)")
+            out.append(f"{f.where}: {msg}")
+
+    # oracle names nobody registered, and arguments an oracle does not take
+    oracles = plugins.step_oracles()
+    for r in results:
+        for loc in walk_steps(r):
+            name = loc.step.oracle
+            if not name:
+                continue
+            info = oracles.get(name)
+            if info is None:
+                close = difflib.get_close_matches(name, list(oracles), n=1, cutoff=0.7)
+                why = "; ".join(e for e in plugins.load_errors() if name in e)
+                out.append(f"{loc.id}: unknown oracle {name!r}"
+                           + (f"; did you mean {close[0]!r}?" if close else "")
+                           + f" (registered: {', '.join(oracles) or 'none'}; "
+                             "`dpcheck oracles` lists them)" + (f"; {why}" if why else ""))
+                continue
+            if info.arguments:
+                extra = sorted(k for k, _ in loc.step.oracle_args if k not in info.arguments)
+                if extra:
+                    out.append(f"{loc.id}: oracle {name!r} takes no argument(s) "
+                               f"{', '.join(map(repr, extra))} (it takes: "
+                               f"{', '.join(info.arguments)})")
+
+    # chains that conclude a statement part the result does not have
+    def chains(items, prefix):
+        for it in items:
+            if isinstance(it, Chain):
+                yield prefix + (it.label,), it
+            elif isinstance(it, CaseSplit):
+                for case in it.cases:
+                    yield from chains(case.proof, prefix + (case.label,))
+
+    for r in results:
+        for labels, ch in chains(r.proof, ()):
+            if ch.concludes and engine._target(r, ch.concludes) is None:
+                parts = ", ".join(s.label for s in r.statement) or "none"
+                out.append(f"{'/'.join((r.id,) + labels)}: concludes {ch.concludes!r}, which "
+                           f"is not a statement part of {r.id} (parts: {parts})")
+    return out, len(results), steps
+
+
+def _same_paper_file(loaded, path) -> bool:
+    """True when the registered paper ``loaded`` is the file (or package) at ``path``: a
+    built-in or installed paper linted by its path does not clash with itself."""
+    p = Path(path).expanduser().resolve()
+    if loaded.path:
+        return Path(loaded.path) == p
+    mod = sys.modules.get(loaded.module)
+    f = getattr(mod, "__file__", None)
+    if not f:
+        return False
+    f = Path(f).resolve()
+    return f == p or (f.name == "__init__.py" and f.parent == p)
+
+
+def cmd_lint(args) -> int:
+    mistakes, n_results, n_steps = lint_paper(args.file)
+    for line in mistakes:
+        print(f"{args.file}: {line}")
+    if mistakes:
+        return EXIT_STRICT
+    print(f"ok: {n_results} results, {n_steps} steps")
+    return EXIT_OK
+
+
+# ----------------------------------------------------------------------------- oracles
+def oracles_json() -> dict:
+    """The registered step oracles and truth providers, as plain data."""
+    from checks import plugins
+
+    def names(types):
+        return [t.__name__ for t in types]
+
+    provs = []
+    for p in plugins.providers():
+        rate = hasattr(p, "metrics")
+        entry = {"name": p.name, "statements": "Rate" if rate else "Bound",
+                 "mechanisms": names(getattr(p, "mechanisms", ())),
+                 "classes": names(getattr(p, "classes", ())),
+                 "profiles": bool(getattr(p, "profiles", False)),
+                 "module": type(p).__module__}
+        if rate:
+            entry["metrics"] = [m.key for m in p.metrics]
+        provs.append(entry)
+    return {
+        "step_oracles": [{"name": o.name, "summary": o.summary, "arguments": dict(o.arguments),
+                          "supports": o.supports, "module": o.module}
+                         for o in plugins.step_oracles().values()],
+        "truth_providers": provs,
+        "load_errors": plugins.load_errors(),
+    }
+
+
+def cmd_oracles(args) -> int:
+    data = oracles_json()
+    if args.format == "json":
+        sys.stdout.write(json.dumps(data, indent=2) + "\n")
+        return EXIT_OK
+    from rich.table import Table
+    console = _console()
+    t = Table(title="step oracles (Step(..., oracle=NAME, oracle_args={...}))",
+              title_justify="left")
+    for col in ("name", "arguments", "supports", "summary"):
+        t.add_column(col, overflow="fold")
+    for o in data["step_oracles"]:
+        t.add_row(o["name"], "\n".join(f"{k}: {v}" for k, v in o["arguments"].items()) or "-",
+                  o["supports"] or "-", o["summary"] or "-")
+    console.print(t)
+    t = Table(title="truth providers (typed statements: Result.bounds, Result.rates)",
+              title_justify="left")
+    for col in ("name", "statements", "mechanisms", "problem classes", "(eps, delta)"):
+        t.add_column(col, overflow="fold")
+    for p in data["truth_providers"]:
+        what = p["statements"] + (f" ({', '.join(p['metrics'])})" if "metrics" in p else "")
+        t.add_row(p["name"], what, ", ".join(p["mechanisms"]) or "-",
+                  ", ".join(p["classes"]) or "any (none needed)",
+                  "yes" if p["profiles"] else "no")
+    console.print(t)
+    for e in data["load_errors"]:
+        console.print(f"[yellow]not loaded:[/] {e}")
+    return EXIT_OK
+
+
 # ----------------------------------------------------------------------------- parser
 def build_parser() -> argparse.ArgumentParser:
     from checks.engine import DEFAULT_BUDGET
@@ -395,6 +750,39 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("--out", required=True, metavar="DIR")
     budget_seed(rep)
     rep.set_defaults(func=cmd_report)
+
+    new = sub.add_parser("new", help="write a template paper file to start your own from",
+                         description="Write a small complete paper file (a Gaussian-mechanism "
+                                     "lemma and its RDP -> (epsilon, delta) conversion) that "
+                                     "`dpcheck verify FILE` checks as it stands; edit it into "
+                                     "your own paper.")
+    new.add_argument("key", metavar="KEY",
+                     help=f"the paper's key, prefix of every result id (matches "
+                          f"{_key_pattern().pattern}, e.g. my-draft)")
+    new.add_argument("--out", metavar="FILE",
+                     help="where to write (default: KEY.py in the current folder, dashes "
+                          "turned into underscores); an existing file is never overwritten")
+    new.set_defaults(func=cmd_new)
+
+    lint = sub.add_parser("lint", help="encoding mistakes of a paper file, one line each",
+                          description="Load a paper file (or package folder) and print its "
+                                      "encoding mistakes as `FILE: ID: message`, one per line "
+                                      "(exit 1 if any, else 'ok: N results, M steps'): "
+                                      "duplicate ids, results outside the paper's key, "
+                                      "symbols with no declared dimension, unknown oracle "
+                                      "names, chains concluding no statement part.  A file "
+                                      "that cannot be loaded (bad label, syntax error, no "
+                                      "PAPER) is one line on stderr, exit 2.")
+    lint.add_argument("file", metavar="FILE", help="a .py file or a package folder defining "
+                                                   "PAPER and RESULTS")
+    lint.set_defaults(func=cmd_lint)
+
+    orc = sub.add_parser("oracles", help="registered step oracles and truth providers",
+                         description="List the step oracles a Step may name (oracle=NAME, "
+                                     "oracle_args={...}) and the truth providers that "
+                                     "check typed statements (Bound, Rate).")
+    orc.add_argument("--format", choices=("table", "json"), default="table")
+    orc.set_defaults(func=cmd_oracles)
     return parser
 
 
