@@ -506,7 +506,7 @@ def lint_paper(path) -> tuple[list[str], int, int]:
     from checks import engine, plugins, units
     from theory import registry
     from theory.model import Chain, CaseSplit, Result, walk_steps
-    from theory.quantities import BASE
+    from theory.quantities import BASE, SymbolTable
 
     try:
         mod = registry.import_path(path)
@@ -522,8 +522,20 @@ def lint_paper(path) -> tuple[list[str], int, int]:
     except TypeError:
         raise UsageError(f"{path}: RESULTS must be a list of Result") from None
 
-    out = list(registry.problems(paper, results))
-    results = [r for r in results if isinstance(r, Result)]
+    # a proof holding something that is not a Step, Chain or CaseSplit cannot be walked:
+    # say which result, and lint the others
+    out = []
+    usable = []
+    for r in results:
+        try:
+            if isinstance(r, Result):
+                list(walk_steps(r))
+        except (TypeError, ValueError) as exc:
+            out.append(f"{r.id}: {exc} (a proof holds Step, Chain and CaseSplit items)")
+            continue
+        usable.append(r)
+    out = list(registry.problems(paper, usable)) + out
+    results = [r for r in usable if isinstance(r, Result)]
     steps = sum(1 for r in results for _ in walk_steps(r))
     if out and out[0].startswith("PAPER must be"):
         return out, len(results), steps
@@ -537,10 +549,14 @@ def lint_paper(path) -> tuple[list[str], int, int]:
                    f"({other.source}); choose another")
 
     # symbols with no declared dimension (each once per result)
-    table = paper.symbols if paper.symbols is not None else BASE
+    table = paper.symbols if isinstance(paper.symbols, SymbolTable) else BASE
     for r in results:
         seen: set[str] = set()
-        _, findings = units.check_result(r, table=table)
+        try:
+            _, findings = units.check_result(r, table=table)
+        except Exception as exc:  # noqa: BLE001 - e.g. a declared dimension that is no monomial
+            out.append(f"{r.id}: dimensions cannot be checked: {type(exc).__name__}: {exc}")
+            continue
         for f in findings:
             if not f.unknown:
                 continue   # a dimension mismatch is a finding about the paper: verify's
@@ -551,12 +567,13 @@ def lint_paper(path) -> tuple[list[str], int, int]:
             if name in table:
                 msg = (f"symbol {name!r} is not the declared quantity {name!r} (other SymPy "
                        "assumptions): use the symbol that SymbolTable.quantity() returned")
-            elif paper.symbols is None:
+            elif table is BASE:
                 msg = (f"symbol {name!r} has no declared dimension: PAPER has no symbol "
                        "table (Paper(..., symbols=theory.quantities.table(KEY)))")
             else:
-                msg = (f"symbol {name!r} has no declared dimension: declare it with "
-                       f"{table.key!r} table's quantity(name, dimension, description)")
+                msg = (f"symbol {name!r} has no declared dimension: declare it in "
+                       f"PAPER.symbols (table {table.key!r}) with .quantity({name!r}, "
+                       "dimension, description)")
             out.append(f"{f.where}: {msg}")
 
     # oracle names nobody registered, and arguments an oracle does not take

@@ -189,6 +189,59 @@ def test_lint_reports_each_mistake_on_one_line(tmp_path, capsys):
     assert "Traceback" not in out + err
 
 
+MORE_MISTAKES = '''
+import sympy as sp
+from checks.plugins import step_oracle
+from theory.model import Chain, Paper, Result, Step, StepKind
+from theory.quantities import DIMLESS, table
+
+
+@step_oracle("lint-test-oracle", arguments={"k": "an argument it takes"})
+def _oracle(loc, *, budget, seed):
+    """An oracle the paper file registers itself."""
+    raise NotImplementedError
+
+
+S = table("lint-more")
+a = S.quantity("a", DIMLESS, "a declared quantity", positive=True)
+a_other = sp.Symbol("a", real=True)               # same name, other assumptions
+PAPER = Paper(key="lint-more", title="more mistakes", symbols=S)
+RESULTS = [
+    Result("lint-more:lem-1", "oracle arguments, assumptions, a missing part", "Sec. 1",
+           statement=[Step("statement", a, "<=", 2 * a, StepKind.CITED,
+                           oracle="lint-test-oracle", oracle_args={"kk": 1})],
+           proof=[Chain("proof", [Step("line-1", a, "<=", a_other + a)],
+                        concludes="part-2")]),
+    Result("lint-more:lem-2", "a proof item that is not a step", "Sec. 1",
+           proof=["a sentence instead of a Step"]),
+]
+'''
+
+
+@pytest.fixture
+def forget_test_oracle():
+    yield
+    plugins._STEP_ORACLES.pop("lint-test-oracle", None)
+
+
+def test_lint_more_mistakes(tmp_path, capsys, forget_test_oracle):
+    path = tmp_path / "lint_more.py"
+    path.write_text(MORE_MISTAKES)
+    code, out, err = _run(capsys, "lint", path)
+    assert code == 1, err
+    lines = out.strip().splitlines()
+    expected = {
+        "lint-more:lem-1/statement: oracle 'lint-test-oracle' takes no argument(s) 'kk'",
+        "lint-more:lem-1/line-1: symbol 'a' is not the declared quantity",
+        "lint-more:lem-1/proof: concludes 'part-2', which is not a statement part",
+        "lint-more:lem-2: unknown proof item",
+    }
+    for e in expected:
+        assert any(f"{path}: {e}" in line for line in lines), (e, lines)
+    assert not any("unknown oracle" in line for line in lines), lines
+    assert len(lines) == len(expected), lines
+
+
 @pytest.mark.parametrize("name,text,expect", [
     ("syntax.py", "import sympy\ndef broken(:\n", "SyntaxError"),
     ("no_paper.py", "X = 1\n", "must define PAPER and RESULTS"),
