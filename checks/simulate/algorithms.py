@@ -1,24 +1,22 @@
 """Batched DP-SGD variants: N independent runs advance together as one tensor program.
 
-Conventions follow liang-icml Algorithm 1 (§2.2, eq. (7)–(8)) for DPSGD-DC:
+Conventions follow :class:`theory.mechanisms.NoisySGD` (projected, clipped noisy SGD as
+most papers print it) for DPSGD-DC:
 
     θ_{t+1} = Π_K( θ_t − η ( (1/b) Σ_{ξ∈B_t} clip_C(∇l_ξ(θ_t)) + ζ_t ) ),
     ζ_t ~ N(0, σ_DP² I_d),  θ_0 = 0,  clip_C(x) = x·min(1, C/‖x‖),
 
-with K the ball of *diameter* D centred at 0 (radius D/2) — the paper speaks of "a bounded
-domain K with diameter D" (Algorithm 1, input line).  The radius can be given instead
-(``radius=``); exactly one of them is used.  DPSGD-GC is the same with K = R^d.
-The sum is divided by the nominal batch size ``b`` even under Poisson sampling, exactly as
-printed (Algorithm 1 step 2).
+with K the ball of *diameter* D centred at 0 (radius D/2) — papers usually speak of "a
+bounded domain K with diameter D".  The radius can be given instead (``radius=``); exactly
+one of them is used.  DPSGD-GC is the same with K = R^d.  The sum is divided by the
+nominal batch size ``b`` even under Poisson sampling, as such pseudo-code is printed.
 
-Sampling: the paper's step 1 takes "a random mini-batch B_t with sampling probability
-q = b/n", and its proof of Lemma 3.2 (liang-aaai App. B.1, eq. (32) and the mixture
-``(1−q)ψ(ν) + qψ''(ν)`` in the display after it) treats the differing example as present
-independently with probability q — Poisson sampling.  ``sampling="poisson"`` (default) does
-that; ``"fixed"`` draws exactly b examples without replacement (offered for comparison; it
-is not what the proof assumes).
+Sampling: "a random mini-batch B_t with sampling probability q = b/n", with the differing
+example present independently with probability q — Poisson sampling, what sampled-Gaussian
+privacy proofs assume.  ``sampling="poisson"`` (default) does that; ``"fixed"`` draws
+exactly b examples without replacement (offered for comparison).
 
-To add an algorithm (DiceSGD, DP-NSGD) write one file with a subclass of :class:`Algorithm`
+To add an algorithm write one file with a subclass of :class:`Algorithm`
 implementing :meth:`Algorithm.step`, decorate it with :func:`register_algorithm`, and list
 the module in :data:`ALGORITHM_MODULES` (imported lazily by :func:`make_algorithm`).
 """
@@ -96,7 +94,7 @@ def clip(x: Tensor, C: float) -> Tensor:
 
 
 def project_ball(theta: Tensor, radius: float) -> Tensor:
-    """Euclidean projection onto the centred ball of the given radius (eq. (8)), in place."""
+    """Euclidean projection onto the centred ball of the given radius, in place."""
     if theta.shape[-1] == 1:
         return theta.clamp_(-radius, radius)
     norm = torch.linalg.vector_norm(theta, dim=-1, keepdim=True)

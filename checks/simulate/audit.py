@@ -1,8 +1,7 @@
 """Membership-inference audit of the last iterate: a threshold attack and a lower bound on ε.
 
-The papers estimate the privacy level from the false positive and false negative rates of
-an attack (liang-icml §4 eq. (24) = liang-aaai §4 eq. (20), following Kairouz, Oh and
-Viswanath 2015):
+Empirical privacy is estimated from the false positive and false negative rates of an
+attack (Kairouz, Oh and Viswanath 2015):
 
     ε̂ = max{ log((1 − δ − FPR)/FNR),  log((1 − δ − FNR)/FPR) }.
 
@@ -68,7 +67,7 @@ def clopper_pearson(k, n, confidence: float = 0.95, *, side: str = "two-sided"):
 
 
 def epsilon_hat(fpr, fnr, delta: float):
-    """Eq. (24) (liang-icml) / eq. (20) (liang-aaai): ``max{log((1−δ−FPR)/FNR), log((1−δ−FNR)/FPR)}``.
+    """Kairouz, Oh & Viswanath (2015): ``max{log((1−δ−FPR)/FNR), log((1−δ−FNR)/FPR)}``.
 
     A term whose numerator is ≤ 0 carries no evidence and counts as 0 (so is the result
     never negative); a zero denominator with a positive numerator gives ``inf`` (explicitly:
@@ -130,7 +129,7 @@ def threshold_audit(scores_in, scores_out, *, delta: float = 1e-5, confidence: f
 
     The runs are split at random (``seed``) into a calibration part (``calibration_fraction``)
     where the side and threshold maximising the Clopper–Pearson lower bound are chosen, and
-    an evaluation part where FPR, FNR, ε̂ (eq. (24)/(20)) and ``eps_lower`` are measured.
+    an evaluation part where FPR, FNR, ε̂ and ``eps_lower`` are measured.
     """
     _check_delta(delta)
     _check_confidence(confidence)

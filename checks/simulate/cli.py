@@ -49,7 +49,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--dtype", default="float32", choices=("float32", "float64"))
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--data-seed", type=int, default=0)
-    p.add_argument("--delta", type=float, default=1e-5, help="delta of eq. (24) (default 1e-5)")
+    p.add_argument("--delta", type=float, default=1e-5, help="delta of the audit's epsilon estimate (default 1e-5)")
     p.add_argument("--confidence", type=float, default=0.95)
     p.add_argument("--out", default=None, metavar="DIR", help="write JSON/CSV/PNG here")
     p.add_argument("--figure", default=None,

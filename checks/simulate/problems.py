@@ -1,12 +1,12 @@
 """Toy problems for the simulator: datasets, per-example gradients and canaries.
 
 Every problem is a finite dataset ``D`` of ``n_base`` examples plus (optionally) one canary
-``c``; the neighbouring pair of the papers' add/remove adjacency (liang-icml §2.1,
-"adding or removing only one data point") is ``D`` (without the canary) versus
+``c``; the neighbouring pair of add/remove adjacency ("adding or removing only one data
+point") is ``D`` (without the canary) versus
 ``D' = D ∪ {c}``.  The dataset size ``n`` used in the sampling rate ``q = b/n`` of
-Algorithm 1 is the size of ``D'``: ``n = n_base + 1``.
+the algorithm is the size of ``D'``: ``n = n_base + 1``.
 
-Each problem states its smoothness ``L`` (Assumption 3.1), strong convexity ``mu`` (``None``
+Each problem states its smoothness ``L``, strong convexity ``mu`` (``None``
 when the loss is not strongly convex) and when gradient clipping is active.
 
 All gradient functions are batched over runs: ``theta`` has shape ``(N, d)`` (N independent

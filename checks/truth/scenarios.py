@@ -1,16 +1,15 @@
 """Toy problems where the truth is computable, and the exact last-iterate accountant.
 
-The algorithm is the paper's Algorithm 1 (ICML version, Sec. 2.2, eq. (7)):
+The algorithm is :class:`theory.mechanisms.NoisySGD` (clipped noisy SGD, optionally
+projected):
 
     θ_{t+1} = Π_K(θ_t − η((1/b) Σ_{ξ∈B_t} clip_C(∇l_ξ(θ_t)) + ζ_t)),  ζ_t ~ N(0, σ_DP²),
 
 with Poisson sampling (each example independently with probability q = b/n), θ_0 = 0 and
 the sum divided by the *nominal* batch size b.  DPSGD-GC: K = R; DPSGD-DC: K an interval
-of diameter D.  We release θ_T after T updates: the printed pseudo-code loops "until
-t > T", which would perform T + 1 updates while outputting θ_T — an off-by-one typo; we
-follow the text (T updates, θ_T released).
+of diameter D.  We release θ_T after T updates.
 
-Neighbouring datasets: D' = D ∪ {canary} (ICML App. B.1 writes D' = D ∪ {D̄}).  Both
+Neighbouring datasets: D' = D ∪ {canary}.  Both
 orders are computed: ``forward = D_α(θ_T(D') ‖ θ_T(D))`` ("add"), ``backward =
 D_α(θ_T(D) ‖ θ_T(D'))`` ("remove").
 
@@ -198,8 +197,8 @@ class Scenario:
         return [self.canary] + [l for _, l in self.groups]
 
     def check_assumptions(self) -> dict[str, object]:
-        """Declared vs numerically checked assumptions (Asm 3.1 L-smooth, convexity,
-        Asm 3.8 μ-strong convexity) over the domain (or [−10, 10])."""
+        """Declared vs numerically checked assumptions (L-smooth, convexity,
+        μ-strong convexity) over the domain (or [−10, 10])."""
         lo, hi = self.domain if self.domain else (-10.0, 10.0)
         checks = [l.check(lo, hi) for l in self.losses()]
         return {
@@ -230,7 +229,7 @@ def _common(kw, defaults):
 def linear_canary(*, n=100, b=10, eta=0.1, C=1.0, sigma_dp=1.0, T=10, D=None,
                   convention="centered", theta0=0.0) -> Scenario:
     """The classical worst case: a linear canary ``l(θ) = −Cθ`` (gradient of norm C,
-    never clipped below C) against zero-loss data.  Satisfies Asm 3.1 for every L > 0,
+    never clipped below C) against zero-loss data.  It is L-smooth for every L > 0,
     convex, not strongly convex.  With ``D`` set: DPSGD-DC on ``domain_interval(D)``."""
     algo = "DPSGD-GC" if D is None else "DPSGD-DC"
     dom = None if D is None else domain_interval(D, convention)

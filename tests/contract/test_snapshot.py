@@ -1,0 +1,64 @@
+"""The main paper's verdicts may only get better (issue 10: the snapshot taken before the
+engine was opened to any paper, ``tests/snapshots/liang_verdicts.json``).
+
+Allowed: the same verdict, or an UNCHECKED step / NOT-TESTED statement that the engine now
+decides.  Forbidden: a step or result that disappears, PROVED ↔ REFUTED, and any other
+change (a decided verdict weakening to UNCHECKED/SUPPORTED, a statement verdict flipping).
+A deliberate change of the paper encoding updates the snapshot in the same commit, with
+the reason in the message."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from checks import engine
+from theory import registry
+
+SNAP = Path(__file__).resolve().parents[1] / "snapshots" / "liang_verdicts.json"
+UNDECIDED = {"steps": "UNCHECKED", "results": "UNCHECKED", "statements": "NOT-TESTED"}
+
+
+@pytest.fixture(scope="module")
+def current():
+    rs = [r for r in registry.all_results() if r.paper in ("liang-icml", "liang-aaai")]
+    reps = engine.verify(rs, jobs=2)              # defaults: the snapshot's budget and seed
+    cur = {"steps": {}, "results": {}, "statements": {}}
+    for rep in reps:
+        cur["results"][rep.id] = rep.verdict.value
+        cur["statements"][rep.id] = rep.statement.verdict.value
+        for s in rep.steps:
+            cur["steps"][s.id] = s.verdict.value
+    return cur
+
+
+def changes(snap: dict, cur: dict) -> tuple[list[str], list[str]]:
+    """(allowed improvements, forbidden changes) as lines."""
+    ok, bad = [], []
+    for part, undecided in UNDECIDED.items():
+        for key, old in snap[part].items():
+            new = cur[part].get(key)
+            if new is None:
+                bad.append(f"{part} {key}: {old} -> (gone)")
+            elif new != old:
+                (ok if old == undecided else bad).append(f"{part} {key}: {old} -> {new}")
+    return ok, bad
+
+
+def test_snapshot_is_not_weakened(current):
+    snap = json.loads(SNAP.read_text())
+    ok, bad = changes(snap, current)
+    assert not bad, "verdicts weakened or flipped:\n" + "\n".join(bad)
+    # every step of the snapshot is still there, under the same id
+    assert set(snap["steps"]) <= set(current["steps"])
+
+
+def test_comparison_catches_a_flip_and_a_weakening():
+    snap = {"steps": {"a": "PROVED", "b": "REFUTED", "c": "UNCHECKED"},
+            "results": {}, "statements": {"r": "VIOLATED"}}
+    cur = {"steps": {"a": "REFUTED", "b": "UNCHECKED", "c": "PROVED"},
+           "results": {}, "statements": {"r": "HOLDS-ON-SCENARIOS"}}
+    ok, bad = changes(snap, cur)
+    assert ok == ["steps c: UNCHECKED -> PROVED"]
+    assert len(bad) == 3
