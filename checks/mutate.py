@@ -100,10 +100,11 @@ def _pows(e: sp.Basic) -> list[sp.Pow]:
                   key=sp.srepr)
 
 
-def _dim(sym):
-    from theory import symbols
+def _dim(sym, paper: str):
+    """The declared dimension of ``sym`` in ``paper``'s symbol table (None if undeclared)."""
+    from theory.registry import symbols_of
     try:
-        return symbols.info(sym).dim
+        return symbols_of(paper).info(sym).dim
     except KeyError:
         return None
 
@@ -157,9 +158,10 @@ def candidates(loc: Located) -> list[tuple[str, str, sp.Expr, Rel, sp.Expr, tupl
                 lhs, rhs = (new, st.rhs) if name == "lhs" else (st.lhs, new)
                 add("exp", f"{name}: {s} -> {tag.replace('x', s.name)}", lhs, st.rel, rhs)
     # swap two symbols of the same dimension
+    paper = loc.id.split(":", 1)[0]
     syms = sorted(st.free_symbols, key=lambda s: s.name)
     for a, b in itertools.combinations(syms, 2):
-        da, db = _dim(a), _dim(b)
+        da, db = _dim(a, paper), _dim(b, paper)
         if da is None or db is None or da != db:
             continue
         for name, e in sides:

@@ -247,10 +247,11 @@ def check_result(result: Result, table: SymbolTable | None = None
     steps with their ``given``, case conditions, bounds (a privacy loss must be
     dimensionless) and rates (both sides of ``metric ≤ expr`` are compared only through
     the steps that state them).  Symbols are looked up in ``table`` (default: the
-    result's paper's table from the registry).  Returns (relations checked, findings)."""
+    result's paper's table from the registry; for a result of no registered paper, the
+    table in force through :class:`using`).  Returns (relations checked, findings)."""
     if table is None:
-        from theory.registry import symbols_of
-        table = symbols_of(result.paper)
+        from theory.registry import papers, symbols_of
+        table = symbols_of(result.paper) if result.paper in papers() else _TABLE.get()
     with using(table):
         return _check_result(result)
 

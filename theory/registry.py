@@ -209,7 +209,12 @@ def user_paths() -> list[str]:
 
 
 def looks_like_path(sel: str) -> bool:
-    return sel.endswith(".py") or os.sep in sel or Path(sel).is_dir()
+    if sel.endswith(".py") or os.sep in sel:
+        return True
+    try:
+        return Path(sel).is_dir()
+    except OSError:          # e.g. a name too long for the file system: not a path
+        return False
 
 
 @lru_cache(maxsize=None)

@@ -10,7 +10,16 @@ import theory
 from checks import engine
 from checks.verdict import Verdict
 from theory.model import Case, CaseSplit, Chain, Rel, Result, Step, StepKind, asm, walk_steps
+from checks.units import using
+from theory.papers.liang.symbols import TABLE as LIANG
 from theory.papers.liang.symbols import C, L, alpha, b, beta, eta, mu, n, sigma_dp
+
+
+@pytest.fixture(autouse=True)
+def _liang_table():
+    """The toy results use the Liang symbols: their dimensions come from that table."""
+    with using(LIANG):
+        yield
 
 A = 2 * alpha * C**2 / (beta * n * b * sigma_dp**2)
 B = 8 * alpha * C**2 / (beta * n**2 * sigma_dp**2)

@@ -78,8 +78,8 @@ def test_bound_figure_fig5(tmp_path, capsys):
 
 
 def test_simulated_figure_smoke(tmp_path):
-    from checks.simulate.figures import render
-    res = render("batch-size", str(tmp_path), quick=True, device="cpu")
+    from checks.plugins import figures
+    res = figures()["batch-size"].fn(str(tmp_path), quick=True, device="cpu")
     assert os.path.getsize(res.png) > 10_000
     rows = list(csv.DictReader(open(res.csv)))
     assert {int(r["b"]) for r in rows} == {10, 20, 30, 40, 60, 100}
@@ -91,7 +91,7 @@ def test_simulated_figure_smoke(tmp_path):
 def test_full_figures(tmp_path, name, request):
     if "slow" not in (request.config.getoption("-m") or ""):
         pytest.skip("full figures run only when selected with -m slow")
-    from checks.simulate.figures import render
-    res = render(name, str(tmp_path), device="cpu")
+    from checks.plugins import figures
+    res = figures()[name].fn(str(tmp_path), device="cpu")
     assert res.seconds < 300
     assert os.path.getsize(res.png) > 10_000

@@ -5,9 +5,19 @@ import pytest
 import sympy as sp
 
 from checks.units import (DIMLESS, DimensionError, UnknownDimension, check_relation,
-                          check_result, dimension, render)
+                          check_result, dimension, render, using)
 from theory.model import Result, Rel, Step, asm
+from theory.papers.liang.symbols import TABLE as LIANG
 from theory.papers.liang.symbols import C, D, L, T, alpha, b, beta, eta, mu, n, sigma_dp
+from theory.quantities import DIMLESS as NODIM
+from theory.quantities import THETA, table
+
+
+@pytest.fixture(autouse=True)
+def _liang_table():
+    """These tests use the Liang symbols: look them up in that paper's table."""
+    with using(LIANG):
+        yield
 
 
 def test_basic_dimensions():
@@ -24,7 +34,7 @@ def test_basic_dimensions():
     eta + L,                       # different dimensions
     sp.log(D),                     # log of a length
     sp.exp(C),                     # exp of a gradient
-    D**alpha,                      # dimensional base, symbolic power
+    C**D,                          # exponent with a dimension
     sp.Max(D, C),
 ])
 def test_mismatches_raise(expr):
@@ -51,6 +61,20 @@ def test_planted_error_in_a_result_is_found():
                hypotheses=(asm(eta <= 1 / L),),
                statement=(Step("statement", 1 - eta * mu, Rel.GE, 0),
                           Step("part-2", eta * C, Rel.LE, D + C)))   # planted: D + C
-    n_checked, findings = check_result(r)
+    n_checked, findings = check_result(r, LIANG)
     assert n_checked == 3
     assert [f.where for f in findings] == ["toy:lem-9.1/part-2"]
+
+
+def test_symbolic_exponent_and_per_paper_tables():
+    # a Hölder class needs Θ^(1+ν): a dimension exponent may be a SymPy expression
+    tab = table("toy-holder")
+    nu = tab.quantity("nu", NODIM, "smoothness exponent", positive=True)
+    R = tab.quantity("R", THETA, "radius", positive=True)
+    with using(tab):
+        d = dimension(R**(1 + nu))
+        assert d[0] == 1 + nu and d[1] == 0
+        assert dimension(R**nu / R**nu) == DIMLESS
+    # the same name means different things in different papers: not in this table
+    with using(tab), pytest.raises(UnknownDimension):
+        dimension(sp.Symbol("sigma_dp", positive=True))

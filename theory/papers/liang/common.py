@@ -218,21 +218,5 @@ def sort_results(results, positions: dict[str, str] | None = None) -> list:
     return sorted(results, key=lambda r: order_key(r, positions))
 
 
-def merged_results(privacy_module: str, utility_module: str, positions=None) -> list:
-    """Privacy results + utility results (when the utility module is importable), sorted
-    in paper order.  Used by both packages' ``__init__``."""
-    import importlib
-
-    results = list(importlib.import_module(privacy_module).RESULTS)
-    try:
-        util = importlib.import_module(utility_module)
-    except ModuleNotFoundError as exc:
-        if exc.name != utility_module:
-            raise
-    else:
-        results += list(getattr(util, "RESULTS", ()))
-    return sort_results(results, positions)
-
-
 __all__ = [name for name in dir() if not name.startswith("_")]
 _ = (CURVATURE, sigma)  # re-exported names used by the paper modules

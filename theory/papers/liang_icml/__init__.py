@@ -1,11 +1,10 @@
 """liang-icml: the ICML-format version of Liang et al.
 
-``RESULTS`` = the privacy results (``privacy.py``) + the utility results (``utility.py``,
-when present), sorted in paper order by :func:`theory.papers.liang.common.order_key`
+``RESULTS`` = the privacy results (``privacy.py``) + the utility results (``utility.py``), sorted in paper order by :func:`theory.papers.liang.common.order_key`
 (main-text sections by number, then appendices by letter; Table 1 sits in Sec. 1).
 """
 from theory.model import Paper
-from theory.papers.liang.common import merged_results
+from theory.papers.liang.common import sort_results
 from theory.papers.liang.symbols import TABLE
 
 PAPER = Paper(
@@ -18,5 +17,6 @@ PAPER = Paper(
 #: where numbered tables/figures appear (section numbers), for the paper-order sort
 POSITIONS = {"tab-1": "1"}
 
-RESULTS = merged_results("theory.papers.liang_icml.privacy", "theory.papers.liang_icml.utility",
-                         POSITIONS)
+from theory.papers.liang_icml import privacy, utility  # noqa: E402  (after PAPER)
+
+RESULTS = sort_results([*privacy.RESULTS, *utility.RESULTS], POSITIONS)
