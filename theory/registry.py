@@ -64,7 +64,12 @@ def problems(paper: Paper, results) -> list[str]:
         if r.id in seen:
             out.append(f"{r.id}: duplicate result id")
         seen.add(r.id)
-        for loc in walk_steps(r):
+        try:
+            locs = list(walk_steps(r))
+        except (TypeError, ValueError) as exc:   # a proof item that is not a step/chain/split
+            out.append(f"{r.id}: {exc}")
+            continue
+        for loc in locs:
             if loc.id in step_seen:
                 out.append(f"{loc.id}: duplicate step id")
             step_seen.add(loc.id)
@@ -330,7 +335,10 @@ def resolve(selectors: list[str] | None) -> list[Result]:
 
 
 def reset() -> None:
-    """Forget user papers and cached loads (tests)."""
+    """Forget user papers (their modules too: an edited file is re-imported) and cached
+    loads."""
+    for lp in _USER:
+        sys.modules.pop(_module_name_for(Path(lp.path)), None)
     _USER.clear()
     _load.cache_clear()
     _by_id.cache_clear()

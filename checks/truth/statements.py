@@ -494,7 +494,7 @@ def search_bound(stmt, prov, *, budget: int, seed: int, confirm: bool = True) ->
             orders = tr.orders_above(_bound_values(stmt, best["v"]))
             txt += f"; order(s) exceeding the bound: {', '.join(orders) or 'none alone'}"
             if orders == ["add"]:
-                txt += (" only — the remove order holds; (ε)-RDP under add/remove adjacency "
+                txt += (" only — the remove order holds; RDP under add/remove adjacency "
                         "needs both")
             elif orders == ["remove"]:
                 txt += " only — the add order holds; RDP under add/remove adjacency needs both"
