@@ -825,6 +825,21 @@ def _missing_extra(exc: ModuleNotFoundError, command: str) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """The ``dpcheck`` command: an interrupt (Ctrl-C, SIGINT) exits 130 with one line and
+    no traceback, from every sub-command — also when started where SIGINT is ignored (a
+    background job of a script inherits SIG_IGN, and Python then installs no handler)."""
+    import signal
+    import threading
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+
+
+def _main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] == "simulate":
         try:
@@ -846,9 +861,6 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_USAGE
     except ModuleNotFoundError as exc:
         return _missing_extra(exc, args.command)
-    except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
-        return 130
 
 
 if __name__ == "__main__":

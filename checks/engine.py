@@ -649,13 +649,30 @@ def verify(results: Iterable[Result], *, budget: int = DEFAULT_BUDGET,
     paths = tuple(registry.user_paths())
     folder = str(disk.folder) if disk is not None else None
     ctx = multiprocessing.get_context("spawn")
-    with ctx.Pool(processes=min(jobs, len(order))) as pool:
+    # workers ignore SIGINT (a Ctrl-C reaches the whole process group): the parent alone
+    # handles it, terminates the pool and re-raises — prompt, no stray worker tracebacks
+    pool = ctx.Pool(processes=min(jobs, len(order)), initializer=_ignore_sigint)
+    try:
         tasks = [(i, results[i].id, budget, seed, paths, folder) for i in order]
-        for i, rep in pool.imap_unordered(_worker, tasks):
+        it = pool.imap_unordered(_worker, tasks)
+        _test_pause_with_pool(pool)
+        for _ in range(len(tasks)):
+            while True:
+                try:                      # short waits: the parent stays interruptible
+                    i, rep = it.next(timeout=0.2)
+                    break
+                except multiprocessing.TimeoutError:
+                    continue
             out[i] = rep
             if progress is not None:
                 for pc in plan(results[i]):
                     progress(pc.id)
+        pool.close()
+    except BaseException:
+        pool.terminate()
+        raise
+    finally:
+        pool.join()
     return out  # type: ignore[return-value]
 
 
@@ -668,6 +685,30 @@ def _is_registered(result: Result) -> bool:
 
 
 _WORKER_OPTIONS: dict = {}
+
+
+#: test hook (never set in normal use): a file path; once the worker pool runs, verify
+#: writes the workers' pids there and waits to be interrupted, so a test can interrupt a
+#: parallel run at a known point instead of racing it
+PAUSE_ENV = "DPCHECK_TEST_PAUSE_WITH_POOL"
+
+
+def _test_pause_with_pool(pool) -> None:
+    path = os.environ.get(PAUSE_ENV)
+    if not path:
+        return
+    pids = " ".join(str(p.pid) for p in pool._pool)
+    tmp = path + ".tmp"
+    with open(tmp, "w") as fh:
+        fh.write(pids)
+    os.replace(tmp, path)
+    while True:
+        time.sleep(0.05)
+
+
+def _ignore_sigint() -> None:
+    import signal
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _worker(task):

@@ -18,6 +18,7 @@ import hashlib
 import json
 import os
 import tempfile
+import time
 from pathlib import Path
 
 import torch
@@ -81,6 +82,7 @@ class Checkpoint:
                 pass
             raise
         self.saved += 1
+        _test_pause(self)
         return p
 
     def files(self) -> list[Path]:
@@ -93,3 +95,18 @@ class Checkpoint:
                 p.unlink()
             except OSError:
                 pass
+
+
+#: test hook (never set in normal use): after this many chunks saved by one process, write
+#: ``paused`` into the checkpoint folder and wait to be interrupted — so a test can interrupt
+#: a run at a known point instead of racing it with a poller
+PAUSE_ENV = "DPCHECK_TEST_PAUSE_AFTER_CHUNKS"
+
+
+def _test_pause(ck: "Checkpoint") -> None:
+    k = os.environ.get(PAUSE_ENV)
+    if not k or ck.saved < int(k):
+        return
+    (ck.directory / "paused").write_text(str(ck.saved))
+    while True:                      # until SIGINT (KeyboardInterrupt) or SIGKILL
+        time.sleep(0.05)

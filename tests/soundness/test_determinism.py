@@ -65,23 +65,25 @@ def reference(tmp_path_factory):
 def test_simulate_resumes_after_kill_with_identical_numbers(tmp_path, reference, sig):
     out = tmp_path / "run"
     ck = out / ".checkpoint"
+    # the run pauses itself after its 3rd saved chunk (a test-only hook) and waits to be
+    # interrupted: no race between a poller and a run that may finish in under a second
+    env = {**ENV, "DPCHECK_TEST_PAUSE_AFTER_CHUNKS": "3"}
     proc = subprocess.Popen([sys.executable, "-m", "checks.cli", *SIM, "--out", str(out)],
-                            cwd=ROOT, env=ENV, stdout=subprocess.PIPE,
+                            cwd=ROOT, env=env, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
-    t0 = time.time()
     try:
-        while time.time() - t0 < 200:
-            if ck.exists() and len(list(ck.glob("*.pt"))) >= 3:
-                break
+        while not (ck / "paused").exists():
             if proc.poll() is not None:
-                pytest.fail(f"the run ended before it could be interrupted: {proc.stderr.read()}")
+                pytest.fail(f"the run ended before it paused: {proc.stderr.read()}")
             time.sleep(0.02)
         proc.send_signal(sig)
-        proc.wait(timeout=60)
+        proc.wait(timeout=120)
     finally:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+    if sig == signal.SIGINT:
+        assert proc.returncode == 130, proc.returncode
     done = len(list(ck.glob("*.pt")))
     assert done >= 3
     assert not (out / "simulate.csv").exists()            # nothing half-written
