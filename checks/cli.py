@@ -58,19 +58,14 @@ def _seed(text: str) -> int:
     return value
 
 
-def write_atomic(path: str | os.PathLike, text: str) -> None:
-    """Write ``text`` to ``path`` via a temporary file and ``os.replace`` (no half files).
-
-    Raises UsageError when the destination cannot be written."""
-    path = Path(path)
+def write_atomic(path: str | os.PathLike, text: str, *, force: bool = False) -> None:
+    """:func:`checks.output.write_atomic`, its refusals as one-line usage errors."""
+    from checks.output import OutputError
+    from checks.output import write_atomic as _write
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
-    except OSError as exc:
-        raise UsageError(f"cannot write {str(path)!r}: {exc.strerror or exc}") from None
+        _write(path, text, force=force)
+    except OutputError as exc:
+        raise UsageError(str(exc)) from None
 
 
 def _resolve(selectors):
@@ -171,6 +166,84 @@ def render_table(reports, console) -> None:
                       f"({', '.join(data['dimension_mismatches'])})")
 
 
+_SETTLED = {"PROVED", "CITED", "DEFINED"}
+_SHORT = {"PROVED": "P", "CITED": "C", "DEFINED": "D", "SUPPORTED": "S", "UNCHECKED": "U",
+          "REFUTED": "R"}
+
+
+def _counts(r) -> str:
+    from collections import Counter
+    c = Counter(s.verdict.value for s in r.steps)
+    return " ".join(f"{_SHORT[v]}{c[v]}" for v in ("PROVED", "CITED", "SUPPORTED", "UNCHECKED",
+                                                    "REFUTED") if c[v]) or "-"
+
+
+def _worst(r) -> str:
+    for v in ("REFUTED", "UNCHECKED", "SUPPORTED"):
+        for s in r.steps:
+            if s.verdict.value == v:
+                return f"{v.lower()}: {s.id.split('/', 1)[-1] if '/' in s.id else s.id}"
+    return ""
+
+
+def render_summary(reports, console, *, seed: int, budget: int) -> None:
+    """The default view: per paper, one row per result needing attention (verdict,
+    statement verdict, row counts P/C/S/U/R, the worst row) and the settled results in a
+    few wrapped lines; then every REFUTED row and VIOLATED statement with its witness, one
+    line each; then the summary.  ``--steps`` prints every row instead."""
+    from rich import box
+    from rich.table import Table
+    from rich.text import Text
+
+    from checks import __version__
+    console.print(f"dpcheck {__version__} verify: {len(reports)} results, seed {seed}, budget "
+                  f"{budget} (rows: P proved, C cited, S supported, U unchecked, R refuted; "
+                  "--steps for every row)", no_wrap=True, overflow="ellipsis")
+    by_paper: dict[str, list] = {}
+    for r in reports:
+        by_paper.setdefault(r.paper, []).append(r)
+    for paper, rs in by_paper.items():
+        console.print(f"[bold]{paper}[/] ({len(rs)} results)")
+        table = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
+        for col in ("result", "verdict", "statement", "rows", "worst row"):
+            table.add_column(col, no_wrap=True, overflow="ellipsis")
+        settled = []
+        for r in rs:
+            v, sv = r.verdict.value, r.statement.verdict.value
+            if v in _SETTLED and sv != "VIOLATED":
+                settled.append(Text.assemble(r.id.split(":", 1)[1] + " ",
+                                             (v, VERDICT_STYLE.get(v, ""))))
+                continue
+            table.add_row(r.id.split(":", 1)[1], Text(v, style=VERDICT_STYLE.get(v, "")),
+                          Text(sv, style=VERDICT_STYLE.get(sv, "")), _counts(r), _worst(r))
+        if table.row_count:
+            console.print(table)
+        if settled:
+            console.print(Text("  settled: ").append(Text(" · ").join(settled)))
+    bad = []
+    for r in reports:
+        parts_refuted = set()
+        for s in r.steps:
+            if s.verdict.value == "REFUTED":
+                bad.append(f"  {s.id}  [{s.method}]  {s.evidence()}")
+                if s.method == "statement":
+                    parts_refuted.add(s.id)
+        st = r.statement
+        if st.verdict.value == "VIOLATED" and not parts_refuted:
+            w = ", ".join(f"{k}={v}" for k, v in (st.witness or {}).items())
+            bad.append(f"  {r.id}  [statement VIOLATED, ratio {st.ratio:.3g}]  {w}"
+                       if st.ratio is not None else f"  {r.id}  [statement VIOLATED]  {w}")
+    if bad:
+        console.print(f"[bold]refuted rows and violated statements ({len(bad)}):[/]")
+        for line in bad:
+            console.print(line, no_wrap=True, overflow="ellipsis", markup=False,
+                          highlight=False)
+    data = report_json(reports, seed=0, budget=0)
+    console.print(summary_line("steps", data["summary"]))
+    console.print(summary_line("results", data["result_summary"]))
+    console.print(summary_line("statements", data["statement_summary"]))
+
+
 def summary_line(what: str, counts: dict) -> str:
     parts = [f"[{VERDICT_STYLE.get(k, '')}]{k}[/] {v}" for k, v in counts.items()]
     return f"[bold]{what}:[/] " + ("  ".join(parts) if parts else "none")
@@ -187,15 +260,22 @@ def cmd_verify(args) -> int:
         from checks.report import render_markdown
         text = render_markdown(reports, seed=args.seed, budget=args.budget)
     else:
+        def render(console):
+            if args.steps:
+                console.print(f"dpcheck verify: {len(reports)} results, seed {args.seed}, "
+                              f"budget {args.budget}")
+                render_table(reports, console)
+            else:
+                render_summary(reports, console, seed=args.seed, budget=args.budget)
         if args.out:
             buf = io.StringIO()
-            render_table(reports, _console(file=buf))
+            render(_console(file=buf))
             text = buf.getvalue()
         else:
-            render_table(reports, _console())
+            render(_console())
             text = None
-    if args.out:
-        write_atomic(args.out, text)
+    if args.out is not None:
+        write_atomic(args.out, text, force=args.force)
         print(f"wrote {args.out}", file=sys.stderr)
     elif text is not None:
         sys.stdout.write(text)
@@ -725,6 +805,11 @@ def build_parser() -> argparse.ArgumentParser:
                         "(my_draft.py: a module defining PAPER and RESULTS)")
     v.add_argument("--format", choices=("table", "json", "md"), default="table")
     v.add_argument("--out", metavar="FILE", help="write to FILE instead of stdout")
+    v.add_argument("--steps", action="store_true",
+                   help="table format: every row of every result (default: one row per "
+                        "result that needs attention, then the refuted rows)")
+    v.add_argument("--force", action="store_true",
+                   help="let --out replace a file that is not a previous dpcheck output")
     v.add_argument("--strict", action="store_true",
                    help="exit 1 if any step is REFUTED or statement VIOLATED")
     v.add_argument("--no-cache", action="store_true",

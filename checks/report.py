@@ -31,13 +31,9 @@ PLOT_COLOUR = {"PROVED": "#1b9e77", "CITED": "#7570b3", "SUPPORTED": "#e6ab02",
 
 
 # ----------------------------------------------------------------------------- pieces
-def _atomic_write(path: Path, data: str | bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    mode = "wb" if isinstance(data, bytes) else "w"
-    with os.fdopen(fd, mode, **({} if mode == "wb" else {"encoding": "utf-8"})) as fh:
-        fh.write(data)
-    os.replace(tmp, path)
+def _atomic_write(path: Path, data: str | bytes, *, force: bool = False) -> None:
+    from checks.output import write_atomic
+    write_atomic(path, data, force=force)
 
 
 def summary_by_paper(reports) -> dict[str, Counter]:

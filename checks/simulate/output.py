@@ -13,19 +13,10 @@ import numpy as np
 
 # ------------------------------------------------------------------------ atomic output
 def write_atomic(path: str, data: str | bytes) -> str:
-    """Write ``data`` to ``path`` via a temporary file in the same folder and ``os.replace``."""
-    folder = os.path.dirname(os.path.abspath(path))
-    os.makedirs(folder, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".tmp-", suffix=os.path.basename(path))
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data.encode() if isinstance(data, str) else data)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-    return path
+    """Atomic, umask-respecting write of a simulation output (see :mod:`checks.output`);
+    simulation outputs in their own folder are replaced run after run."""
+    from checks.output import write_atomic as _write
+    return _write(path, data, force=True)
 
 
 def write_csv(path: str, rows: list[dict]) -> str:

@@ -120,8 +120,26 @@ def test_table_groups_by_paper_and_has_summary(capsys):
     rid = _small_result_id()
     code, out, _ = _run(capsys, "verify", rid, "--budget", "20", "--no-progress")
     assert code == 0
-    assert rid.split(":")[0] in out and rid in out
+    assert rid.split(":")[0] in out and rid.split(":")[1] in out     # default: one row each
     assert "steps:" in out and "results:" in out
+    code, out, _ = _run(capsys, "verify", rid, "--budget", "20", "--no-progress", "--steps")
+    assert code == 0 and rid in out and "statement" in out            # every row
+
+
+def test_default_view_is_short_and_lists_every_refuted_row(capsys):
+    from theory import registry
+    rid = "liang-icml:lem-3.2"
+    code, out, _ = _run(capsys, "verify", rid, "--budget", "50", "--no-progress")
+    assert code == 0
+    lines = out.splitlines()
+    assert len(lines) <= 15
+    code, js, _ = _run(capsys, "verify", rid, "--budget", "50", "--no-progress", "--format",
+                       "json")
+    refuted = [s["id"] for r in json.loads(js)["results"] for s in r["steps"]
+               if s["verdict"] == "REFUTED"]
+    assert refuted and all(any(line.strip().startswith(i + " ") for line in lines)
+                           for i in refuted)
+    assert registry.get(rid)
 
 
 def test_list_and_show(capsys):
