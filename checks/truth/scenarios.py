@@ -575,8 +575,11 @@ class GridResult:
 
 def last_iterate_rdp(s: Scenario, alpha, *, G: int = 2048, T: int | None = None,
                      refine: bool = True) -> GridResult:
-    """The exact (up to the stated discretisation error) Rényi divergence of the last
-    iterate θ_T between D' = D ∪ {canary} and D, in both orders."""
+    """The Rényi divergence of the last iterate θ_T between D' = D ∪ {canary} and D, in
+    both orders, from the FFT grid.  NOT certified (issue 16): FFT round-off and the
+    1e-13 floor of :func:`discrete_rdp` erase the far tail, so at large orders the value
+    can be far below the truth while ``error`` (a G vs G/2 refinement) stays tiny.  Use
+    :func:`certified_rdp` wherever a value is compared with a bound."""
     a = _check_alpha(alpha)
     t0 = time.perf_counter()
     T = _check_T(s.T if T is None else T, MAX_T_GRID)
