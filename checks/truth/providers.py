@@ -51,6 +51,8 @@ N_MAX_GRID = 10**5
 MIX_COST = 1e7
 DC_GRID = 128
 DC_GRID_MAX = 512
+#: largest grid of the certified (dense, log-domain) accountant in a default run
+DC_GRID_CERT_MAX = 1024
 #: cells of one grid-accountant law at most (margins for the pre-projection mass included)
 GRID_CELLS_MAX = 2**16
 
@@ -296,7 +298,7 @@ class NoisySGDProvider(TruthProvider):
     def truth(self, stmt, v, *, precise=False):
         from checks.truth.divergences import (mixture_rdp_1d, mixture_vs_gaussian_int,
                                               sgm_rdp)
-        from checks.truth.scenarios import (last_iterate_rdp, linear_canary,
+        from checks.truth.scenarios import (AccountantError, certified_rdp, linear_canary,
                                             linear_canary_exact, linear_canary_mixtures)
         m = stmt.mechanism
         a = _order(stmt, v)
@@ -362,9 +364,17 @@ class NoisySGDProvider(TruthProvider):
             raise Unavailable(f"the grid would need {cells:.3g} cells (> {GRID_CELLS_MAX:g}): "
                               "step or noise far larger than the domain")
         sc = linear_canary(n=n, b=b, eta=eta, C=slope, sigma_dp=sig, T=T, D=D)
-        g = last_iterate_rdp(sc, a, G=G)
+        # the certified log-domain accountant (issue 16: the FFT grid under-reported the
+        # far tail at large orders); it raises rather than return a value whose error
+        # bound is large, and that becomes Unavailable (the scenario is out of reach)
+        G = int(min(DC_GRID_CERT_MAX, 2 * G))
+        try:
+            g = certified_rdp(sc, a, G=G)
+        except AccountantError as e:
+            raise Unavailable(f"grid accountant: {e}") from None
         t = Truth(g.forward, g.backward, g.error,
-                  f"grid accountant G={G}, K = [−D/2, D/2]", scen + ", projected onto K")
+                  f"certified log-domain grid accountant G={G}, K = [−D/2, D/2]",
+                  scen + ", projected onto K")
         return t
 
 
