@@ -397,11 +397,17 @@ def cmd_derive(args) -> int:
 # ----------------------------------------------------------------------------- report
 def cmd_report(args) -> int:
     from checks import report
+    from checks.output import OutputError
+    if not args.out.strip():
+        raise UsageError("--out must name a folder, got an empty path")
     results = _resolve(args.ids)
     reports = run_verify(results, budget=args.budget, seed=args.seed,
                          progress=not args.no_progress)
     try:
-        paths = report.write_report(reports, args.out, seed=args.seed, budget=args.budget)
+        paths = report.write_report(reports, args.out, seed=args.seed, budget=args.budget,
+                                    force=args.force)
+    except OutputError as exc:
+        raise UsageError(str(exc)) from None
     except OSError as exc:
         raise UsageError(f"cannot write report to {args.out!r}: {exc.strerror or exc}") \
             from None
@@ -850,6 +856,8 @@ def build_parser() -> argparse.ArgumentParser:
     rep = sub.add_parser("report", help="Markdown + self-contained HTML report with plots")
     rep.add_argument("ids", nargs="*", metavar="ID_OR_PAPER")
     rep.add_argument("--out", required=True, metavar="DIR")
+    rep.add_argument("--force", action="store_true",
+                     help="replace files in DIR that are not previous dpcheck outputs")
     budget_seed(rep)
     rep.set_defaults(func=cmd_report)
 

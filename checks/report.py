@@ -273,7 +273,8 @@ def render_html(reports, *, seed: int, budget: int, plots_png: dict[str, bytes])
     return "\n".join(parts)
 
 
-def write_report(reports, out_dir, *, seed: int = 0, budget: int = 0) -> list[Path]:
+def write_report(reports, out_dir, *, seed: int = 0, budget: int = 0,
+                 force: bool = False) -> list[Path]:
     """Write ``report.md``, its PNG plots, and the self-contained ``report.html``.
 
     Returns the written paths.  Raises OSError when ``out_dir`` cannot be written.
@@ -292,11 +293,11 @@ def write_report(reports, out_dir, *, seed: int = 0, budget: int = 0) -> list[Pa
     plot_files = {}
     for i, (name, png) in enumerate(plots_png.items()):
         fname = f"plot-{i + 1}.png"
-        _atomic_write(out / fname, png)
+        _atomic_write(out / fname, png, force=force)
         plot_files[name] = fname
         written.append(out / fname)
     _atomic_write(out / "report.md", render_markdown(reports, seed=seed, budget=budget,
-                                                     plots=plot_files))
+                                                     plots=plot_files), force=force)
     _atomic_write(out / "report.html", render_html(reports, seed=seed, budget=budget,
-                                                   plots_png=plots_png))
+                                                   plots_png=plots_png), force=force)
     return [out / "report.md", out / "report.html"] + written

@@ -165,3 +165,33 @@ def test_missing_optional_dependency_names_the_extra(capsys, monkeypatch):
     code = main(["simulate", "--list"])
     err = capsys.readouterr().err
     assert code == 2 and "pip install 'dpcheck[sim]'" in err and "Traceback" not in err
+
+
+def test_outputs_follow_the_umask_and_never_replace_a_foreign_file(capsys, tmp_path):
+    import os
+    import stat
+    rid = _small_result_id()
+    old = os.umask(0o022)
+    try:
+        out = tmp_path / "v.json"
+        code, _, _ = _run(capsys, "verify", rid, "--budget", "20", "--no-progress",
+                          "--format", "json", "--out", str(out))
+        assert code == 0 and stat.S_IMODE(out.stat().st_mode) == 0o644
+        # a previous dpcheck output is replaced; a user's file is not, unless --force
+        code, _, _ = _run(capsys, "verify", rid, "--budget", "20", "--no-progress",
+                          "--format", "json", "--out", str(out))
+        assert code == 0
+        mine = tmp_path / "notes.py"
+        mine.write_text("print('my notes')\n")
+        code, _, err = _run(capsys, "verify", rid, "--budget", "20", "--no-progress",
+                            "--out", str(mine))
+        assert code == 2 and "not a dpcheck output" in err and "Traceback" not in err
+        assert mine.read_text() == "print('my notes')\n"
+        code, _, _ = _run(capsys, "verify", rid, "--budget", "20", "--no-progress",
+                          "--out", str(mine), "--force")
+        assert code == 0 and "dpcheck" in mine.read_text()
+        code, _, err = _run(capsys, "verify", rid, "--budget", "20", "--no-progress",
+                            "--out", "")
+        assert code == 2 and "empty" in err
+    finally:
+        os.umask(old)
