@@ -88,7 +88,8 @@ def _console(file=None):
 
 
 # ----------------------------------------------------------------------------- verify
-def run_verify(results, *, budget: int, seed: int, progress: bool, use_cache: bool = False):
+def run_verify(results, *, budget: int, seed: int, progress: bool, use_cache: bool = False,
+               scheduler: str | None = None):
     """Run the engine over ``results`` with a rich progress bar on stderr."""
     from checks import engine
     from rich.console import Console
@@ -106,8 +107,11 @@ def run_verify(results, *, budget: int, seed: int, progress: bool, use_cache: bo
         def tick(step_id: str) -> None:
             bar.update(task, advance=1, description=step_id[-60:])
 
-        return engine.verify(results, budget=budget, seed=seed, progress=tick,
-                             use_cache=use_cache)
+        try:
+            return engine.verify(results, budget=budget, seed=seed, progress=tick,
+                                 use_cache=use_cache, scheduler=scheduler)
+        except ValueError as exc:          # e.g. an unreachable scheduler: one line
+            raise UsageError(str(exc)) from None
 
 
 def report_json(reports, *, seed: int, budget: int) -> dict:
@@ -252,7 +256,8 @@ def summary_line(what: str, counts: dict) -> str:
 def cmd_verify(args) -> int:
     results = _resolve(args.ids)
     reports = run_verify(results, budget=args.budget, seed=args.seed,
-                         progress=not args.no_progress, use_cache=not args.no_cache)
+                         progress=not args.no_progress, use_cache=not args.no_cache,
+                         scheduler=args.scheduler)
     if args.format == "json":
         text = json.dumps(report_json(reports, seed=args.seed, budget=args.budget),
                           indent=2, sort_keys=False) + "\n"
@@ -811,6 +816,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "(my_draft.py: a module defining PAPER and RESULTS)")
     v.add_argument("--format", choices=("table", "json", "md"), default="table")
     v.add_argument("--out", metavar="FILE", help="write to FILE instead of stdout")
+    v.add_argument("--scheduler", metavar="ADDRESS", default=None,
+                   help="run the checks on a Dask distributed cluster (e.g. "
+                        "tcp://host:8786; needs dpcheck[cluster]); same output as a local run")
     v.add_argument("--steps", action="store_true",
                    help="table format: every row of every result (default: one row per "
                         "result that needs attention, then the refuted rows)")

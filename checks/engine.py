@@ -45,7 +45,6 @@ content, budget, seed and the engine version): an edit re-checks only what chang
 """
 from __future__ import annotations
 
-import multiprocessing
 import os
 import time
 from dataclasses import dataclass, field
@@ -55,6 +54,7 @@ from typing import Callable, Iterable
 import sympy as sp
 
 from checks import cache as _cache
+from checks.determinism import pin_hypothesis
 from checks import falsify, prove, units
 from checks.claim import Claim, make_claim, step_claim
 from checks.plugins import get_step_oracle
@@ -93,6 +93,9 @@ class PlannedCheck:
     content: Callable[[], str] | None = None
     #: a statement part: judged after the proof and the typed statements
     part: Located | None = None
+
+
+pin_hypothesis()   # the same examples for a seed, whatever ran before (see checks.determinism)
 
 
 # --------------------------------------------------------------------------------------
@@ -618,7 +621,7 @@ def default_jobs() -> int:
 def verify(results: Iterable[Result], *, budget: int = DEFAULT_BUDGET,
            seed: int = DEFAULT_SEED, progress: Callable[[str], None] | None = None,
            jobs: int | None = None, cache_dir: str | None = None,
-           use_cache: bool = False) -> list[ResultReport]:
+           use_cache: bool = False, scheduler: str | None = None) -> list[ResultReport]:
     """Check every result; reports in the given order.
 
     With ``jobs > 1`` (default :func:`default_jobs`) registered results are checked in
@@ -626,7 +629,9 @@ def verify(results: Iterable[Result], *, budget: int = DEFAULT_BUDGET,
     same as a sequential run, apart from timings); papers loaded by path are re-loaded in
     the workers.  Results that are not in the registry (built by hand, as in the tests)
     are checked in this process.  ``use_cache``: verdicts are read from and written to
-    the disk cache (``cache_dir``, default ``.dpcheck-cache``).
+    the disk cache (``cache_dir``, default ``.dpcheck-cache``).  ``scheduler``: the
+    address of a Dask distributed scheduler; the per-result tasks go there instead of to
+    local processes (:mod:`checks.executor`), with the same output.
     """
     from theory import registry
     results = list(results)
@@ -637,7 +642,7 @@ def verify(results: Iterable[Result], *, budget: int = DEFAULT_BUDGET,
         raise ValueError(f"jobs must be >= 1, got {jobs}")
     registered = [_is_registered(r) for r in results]
     parallel = [i for i, ok in enumerate(registered) if ok]
-    if jobs == 1 or len(parallel) < 4:
+    if not scheduler and (jobs == 1 or len(parallel) < 4):
         return [check_result(r, options=opts, progress=progress) for r in results]
     out: list[ResultReport | None] = [None] * len(results)
     for i, ok in enumerate(registered):
@@ -648,31 +653,14 @@ def verify(results: Iterable[Result], *, budget: int = DEFAULT_BUDGET,
     order = sorted(parallel, key=lambda i: (-sizes[i], i))
     paths = tuple(registry.user_paths())
     folder = str(disk.folder) if disk is not None else None
-    ctx = multiprocessing.get_context("spawn")
-    # workers ignore SIGINT (a Ctrl-C reaches the whole process group): the parent alone
-    # handles it, terminates the pool and re-raises — prompt, no stray worker tracebacks
-    pool = ctx.Pool(processes=min(jobs, len(order)), initializer=_ignore_sigint)
-    try:
-        tasks = [(i, results[i].id, budget, seed, paths, folder) for i in order]
-        it = pool.imap_unordered(_worker, tasks)
-        _test_pause_with_pool(pool)
-        for _ in range(len(tasks)):
-            while True:
-                try:                      # short waits: the parent stays interruptible
-                    i, rep = it.next(timeout=0.2)
-                    break
-                except multiprocessing.TimeoutError:
-                    continue
+    from checks.executor import make_executor
+    tasks = [(i, results[i].id, budget, seed, paths, folder) for i in order]
+    with make_executor(jobs=jobs, scheduler=scheduler, n_tasks=len(tasks)) as ex:
+        for i, rep in ex.imap_unordered(_worker, tasks):
             out[i] = rep
             if progress is not None:
                 for pc in plan(results[i]):
                     progress(pc.id)
-        pool.close()
-    except BaseException:
-        pool.terminate()
-        raise
-    finally:
-        pool.join()
     return out  # type: ignore[return-value]
 
 
@@ -685,30 +673,6 @@ def _is_registered(result: Result) -> bool:
 
 
 _WORKER_OPTIONS: dict = {}
-
-
-#: test hook (never set in normal use): a file path; once the worker pool runs, verify
-#: writes the workers' pids there and waits to be interrupted, so a test can interrupt a
-#: parallel run at a known point instead of racing it
-PAUSE_ENV = "DPCHECK_TEST_PAUSE_WITH_POOL"
-
-
-def _test_pause_with_pool(pool) -> None:
-    path = os.environ.get(PAUSE_ENV)
-    if not path:
-        return
-    pids = " ".join(str(p.pid) for p in pool._pool)
-    tmp = path + ".tmp"
-    with open(tmp, "w") as fh:
-        fh.write(pids)
-    os.replace(tmp, path)
-    while True:
-        time.sleep(0.05)
-
-
-def _ignore_sigint() -> None:
-    import signal
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _worker(task):

@@ -114,3 +114,26 @@ def test_checkpoint_is_atomic_and_rejects_foreign_chunks(tmp_path):
     assert ck.files() == []
     with pytest.raises(ValueError, match="checkpoint directory"):
         Checkpoint("")
+
+
+def test_a_search_does_not_depend_on_what_ran_before_in_the_process():
+    """Hypothesis' local-constant pool grows with every imported module; the engine pins
+    it (checks.determinism), so one row's search gives the same examples before and after
+    other work — as it must for identical output on 1 process, n processes or a cluster."""
+    import importlib
+
+    from checks import engine
+    from checks.plugins import get_step_oracle
+    from theory import registry
+    from theory.model import walk_steps
+    r = registry.get("liang-icml:thm-3.9")
+    loc = next(lo for lo in walk_steps(r) if lo.id.endswith("case-1/case-1.1/eq-54"))
+    fn = get_step_oracle(loc.step.oracle)
+    before = fn(loc, budget=2000, seed=0)
+    for mod in ("checks.simulate.audit", "checks.report", "checks.mutate", "checks.cli",
+                "checks.truth.scenarios", "checks.simulate.exact_cli"):
+        importlib.import_module(mod)         # new modules, new literals for Hypothesis
+    engine.check_result(registry.get("liang-icml:lem-3.2"))
+    after = fn(loc, budget=2000, seed=0)
+    assert (before.detail, before.slack, before.samples) == (after.detail, after.slack,
+                                                             after.samples)

@@ -1,0 +1,39 @@
+"""Searches give the same examples whatever ran before them in the process.
+
+Hypothesis (≥ 6.13x) mixes *local constants* into generation: literals collected from
+every module of the user's code imported so far.  That pool grows as modules are imported,
+so the same ``@seed`` generates different examples depending on process history — and a
+verdict's detail (even, in principle, its witness) would depend on which results a worker
+happened to check before.  ``dpcheck verify`` promises identical output for a seed on one
+process, many processes or a cluster, so the pool is pinned empty for every search of the
+engine: :func:`pin_hypothesis` is called once when the engine is imported.  If a future
+Hypothesis moves this internal, the pin is a no-op and the determinism tests say so.
+"""
+from __future__ import annotations
+
+_PINNED = False
+
+
+def pin_hypothesis() -> bool:
+    """Make Hypothesis' local-constant pool empty and constant; True if pinned."""
+    global _PINNED
+    if _PINNED:
+        return True
+    try:
+        from hypothesis.internal.conjecture import providers
+    except ImportError:       # pragma: no cover - Hypothesis absent or reorganised
+        return False
+    empty = getattr(providers, "_local_constants", None)
+    if empty is None or not hasattr(providers, "_get_local_constants"):
+        return False
+    frozen = type(empty)()
+
+    def _no_local_constants():
+        return frozen
+
+    providers._get_local_constants = _no_local_constants
+    cache = getattr(providers, "CONSTANTS_CACHE", None)
+    if cache is not None and hasattr(cache, "cache"):
+        cache.cache.clear()
+    _PINNED = True
+    return True
