@@ -307,6 +307,52 @@ def test_report_writer_unwritable_paths(path, tmp_path_factory):
     assert "out_dir" in msg or any(path[:k] in msg for k in range(len(path), 4, -1)), msg
 
 
+BAD_PAPER_FILES = {
+    "syntax": "def (:\n",
+    "no-paper": "RESULTS = []\n",
+    "raises": "raise RuntimeError('boom')\n",
+    "bad-types": "from theory.model import Paper\nPAPER = Paper(key='fz', title='t')\n"
+                 "RESULTS = [1, 'x']\n",
+    "bad-proof": "from theory.model import Paper, Result\nPAPER = Paper(key='fz', title='t')\n"
+                 "RESULTS = [Result('fz:lem-1', 't', 'w', proof=(42,))]\n",
+    "outside-key": "from theory.model import Paper, Result\nPAPER = Paper(key='fz', title='t')\n"
+                   "RESULTS = [Result('other:lem-1', 't', 'w')]\n",
+    "taken-key": "from theory.model import Paper\nPAPER = Paper(key='liang-icml', title='t')\n"
+                 "RESULTS = []\n",
+    "binary": "\x00\x01\x02",
+    "empty": "",
+}
+
+
+@pytest.mark.timeout(180)
+@fuzz(120)
+@given(cmd=st.sampled_from(["verify", "lint", "new", "oracles", "show", "list"]),
+       content=st.sampled_from(sorted(BAD_PAPER_FILES)),
+       name=st.sampled_from(["p.py", "p.txt", "dir", "missing.py", "p y.py"]),
+       extra=st.sampled_from([[], ["--scheduler", "tcp://127.0.0.1:9"], ["--format", "xml"],
+                              ["--out", ""], ["--steps"], ["--force"], ["--budget", "-3"]]))
+def test_cli_user_paper_entry_points(cmd, content, name, extra, tmp_path_factory):
+    d = tmp_path_factory.mktemp("paper")
+    path = d / name
+    if name == "dir":
+        path.mkdir()
+    elif name != "missing.py":
+        path.write_text(BAD_PAPER_FILES[content], encoding="utf-8", errors="surrogateescape")
+    if cmd == "new":
+        argv = ["new", content if content != "empty" else "", "--out", str(path)]
+    elif cmd == "oracles":
+        argv = ["oracles", *extra]
+    else:
+        argv = [cmd, str(path), *extra]
+    if cmd == "verify":
+        argv += ["--no-cache", "--no-progress"]
+    code, out, err = cli(argv)
+    assert "Traceback" not in err and "Traceback" not in out, (argv, err)
+    assert code in (0, 1, 2), (argv, code, err)
+    if code == 2:        # argparse's usage lines may come first; the error is one line
+        assert "error" in err.strip().splitlines()[-1].lower(), (argv, err)
+
+
 _REPS = []
 
 
