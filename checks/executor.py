@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import re
+import socket
 import time
 from typing import Callable, Iterable, Iterator
 
@@ -86,6 +88,26 @@ class LocalProcesses(Executor):
         self.pool.join()
 
 
+_ADDRESS = re.compile(r"^(?:(?P<scheme>tcp|tls)://)?(?P<host>[A-Za-z0-9_.\-]+|\[[0-9a-fA-F:]+\])"
+                      r":(?P<port>[0-9]{1,5})$")
+
+
+def check_address(address: str) -> tuple[str, int]:
+    """(host, port) of a scheduler address ``[tcp://|tls://]host:port``; one-line errors
+    for a malformed address or a port nobody listens on (checked before Dask is asked, so
+    a wrong address never waits for Dask's connect timeout)."""
+    m = _ADDRESS.match(str(address).strip())
+    if not m or not 0 < int(m["port"]) < 65536:
+        raise ValueError(f"--scheduler must be [tcp://]HOST:PORT, got {address!r}")
+    host, port = m["host"].strip("[]"), int(m["port"])
+    try:
+        socket.create_connection((host, port), timeout=5).close()
+    except OSError as exc:
+        raise ValueError(f"scheduler {address!r} cannot be reached: "
+                         f"{exc.strerror or exc}") from None
+    return host, port
+
+
 class DaskCluster(Executor):
     def __init__(self, address: str):
         try:
@@ -93,6 +115,7 @@ class DaskCluster(Executor):
         except ModuleNotFoundError:
             raise ValueError("--scheduler needs dask.distributed: pip install "
                              "'dpcheck[cluster]'") from None
+        check_address(address)
         try:
             self.client = Client(address, timeout="20s", set_as_default=False)
         except (OSError, TimeoutError) as exc:

@@ -45,3 +45,10 @@ def test_unreachable_scheduler_is_one_line(capsys):
                  "--scheduler", "tcp://127.0.0.1:9"])
     err = capsys.readouterr().err
     assert code == 2 and "cannot be reached" in err and "Traceback" not in err
+
+
+def test_malformed_scheduler_address_is_one_line(capsys):
+    code = main(["verify", "liang-icml:lem-a.4", "--no-progress", "--no-cache",
+                 "--scheduler", "not an address"])
+    err = capsys.readouterr().err
+    assert code == 2 and "HOST:PORT" in err and "Traceback" not in err
