@@ -77,6 +77,8 @@ _CHUNK_ELEMS = 1 << 22
 #: binomial components below this log weight (relative to the largest) are dropped from r
 #: only when the support is large; their total share is < 1e-26 of r, far below round-off
 _LOG_W_CUT = -60.0
+#: a term of the log-ratio sum this far (nats) below another one over a whole block is left out
+_DOMINATED = 40.0
 
 
 def _check_alphas(alphas) -> list[float]:
@@ -164,17 +166,34 @@ class MixtureRatio:
         return x
 
     def log_ratio(self, theta: Tensor) -> Tensor:
-        """``log p(θ)/q(θ)`` per run, exactly (log-sum-exp over the counts), shape ``(N,)``."""
+        """``log p(θ)/q(θ)`` per run, exactly (log-sum-exp over the counts), shape ``(N,)``.
+
+        Batched over blocks of runs sorted by score: in a block only the counts whose term
+        can come within e^-40 of the largest one anywhere in the block's score range are
+        summed (a term dominated at both ends of the range by one other term, which is
+        linear in the score too, is dominated in between); the rest change ``log r`` by
+        less than ``K·e^-40`` ≈ 1e-15 relative, below round-off."""
         x = self.scores(theta)
         k, lw = self.log_weights()
         kt = torch.tensor(k, dtype=torch.float64)
         a = torch.tensor(lw, dtype=torch.float64) - (kt * self.shift) ** 2 / (2 * self.sd**2)
         b = kt * self.shift / self.sd**2
+        xs, order = torch.sort(x)
+        out_sorted = torch.empty_like(xs)
+        n = xs.shape[0]
+        block = max(256, min(1 << 14, _CHUNK_ELEMS // len(k)))
+        for s in range(0, n, block):                  # blocks of runs, batched inside
+            xb = xs[s:s + block]
+            lo_l = a + b * xb[0]
+            hi_l = a + b * xb[-1]
+            j1, j2 = int(torch.argmax(lo_l)), int(torch.argmax(hi_l))
+            dom1 = (lo_l < lo_l[j1] - _DOMINATED) & (hi_l < hi_l[j1] - _DOMINATED)
+            dom2 = (lo_l < lo_l[j2] - _DOMINATED) & (hi_l < hi_l[j2] - _DOMINATED)
+            keep = torch.nonzero(~(dom1 | dom2)).squeeze(1)
+            i0, i1 = int(keep.min()), int(keep.max()) + 1
+            out_sorted[s:s + block] = torch.logsumexp(a[i0:i1] + xb[:, None] * b[i0:i1], dim=1)
         out = torch.empty_like(x)
-        step = max(1, _CHUNK_ELEMS // len(k))
-        for s in range(0, x.shape[0], step):      # chunks of runs, batched inside
-            xs = x[s:s + step]
-            out[s:s + step] = torch.logsumexp(a + xs[:, None] * b, dim=1)
+        out[order] = out_sorted
         return out
 
 
