@@ -43,7 +43,7 @@ def _coverage(cfg, d, seeds, runs):
     p, a, hp, T = _setup(cfg, d)
     exact = exact_rdp_for(p, a, hp, T, ALPHAS)
     assert exact is not None and set(exact) == set(ALPHAS)
-    hits, thin = {}, {}
+    hits, thin, low_miss = {}, {}, {}
     for seed in seeds:
         P, Q = simulate_pair(p, a, hp, runs=runs, T=T, seed=seed, device="cpu",
                              dtype="float64")
@@ -54,8 +54,8 @@ def _coverage(cfg, d, seeds, runs):
             k = (e.alpha, e.order)
             hits[k] = hits.get(k, 0) + bool(e.covers(v))
             thin[k] = thin.get(k, 0) + (e.status != "ok")
-            assert e.lower <= v + 1e-12 or not e.guaranteed or k in hits  # reported below
-    return hits, thin
+            low_miss[k] = low_miss.get(k, 0) + (e.lower > v)
+    return hits, thin, low_miss
 
 
 # ------------------------------------------------------------------------ exact ratio
@@ -88,8 +88,9 @@ def test_no_exact_ratio_where_the_law_is_not_a_mixture():
 def test_intervals_cover_exact_on_fixed_seeds(cfg, d):
     """Deterministic: on seeds 0..4 every interval (both orders, α = 2..16) contains the
     closed-form value, and every guaranteed lower bound lies below it."""
-    hits, _ = _coverage(cfg, d, range(5), 20_000)
+    hits, _, low = _coverage(cfg, d, range(5), 20_000)
     assert all(v == 5 for v in hits.values()), hits
+    assert not any(low.values())
 
 
 def test_estimates_are_deterministic_and_close_in_the_light_case():
@@ -184,9 +185,14 @@ def test_cli_divergence_bad_alphas(capsys):
 @pytest.mark.parametrize("cfg,d", [("light", 1), ("half", 1), ("heavy", 1), ("light", 10),
                                    ("half", 10), ("heavy", 10)])
 def test_coverage_share_over_50_seeds(cfg, d):
-    """The measured share of the 50 seeds whose 95% interval covers the exact value, for
-    every α and order, is at least 0.95 - (one binomial s.d. of slack, 3/50 = 0.06)."""
-    hits, thin = _coverage(cfg, d, range(100, 150), 20_000)
+    """The share of the 50 seeds whose 95% interval covers the exact value: pooled over α
+    and both orders at least 0.95; for each (α, order) at least 0.95 − 0.06 (two binomial
+    s.d. of a share over 50 seeds); the guaranteed lower bound above the exact value in at
+    most 2 of 50 seeds (it may miss in 2.5%; it is built conservatively and has never)."""
+    hits, thin, low = _coverage(cfg, d, range(100, 150), 20_000)
     shares = {f"{a:g}/{o}": h / 50 for (a, o), h in hits.items()}
-    print(cfg, d, shares, {f"{a:g}/{o}": t for (a, o), t in thin.items() if t})
+    print(cfg, d, shares, "insufficient ESS:",
+          {f"{a:g}/{o}": t for (a, o), t in thin.items() if t}, "lower misses:", low)
+    assert sum(hits.values()) / (50 * len(hits)) >= 0.95, shares
     assert min(shares.values()) >= 0.95 - 0.06, shares
+    assert max(low.values()) <= 2, low
