@@ -238,11 +238,13 @@ def _divergence(problem, algo, hp, args, theta_in, theta_out, alphas, eps_hat) -
         return "-" if v is None or (isinstance(v, float) and math.isnan(v)) else f"{v:.4g}"
 
     print(f"  {'alpha':>6} {'order':8} {'estimate':>10} {'lower':>10} {'upper':>10} "
-          f"{'(kind)':14} {'exact':>10}  status")
+          f"{'(kind)':14} {'upper~':>10} {'exact':>10}  status")
     for r in rows:
         print(f"  {r['alpha']:>6g} {r['order']:8} {f(r['estimate']):>10} {f(r['lower']):>10} "
               f"{f(r['upper']):>10} {('(' + (r['upper_kind'] or '-') + ')'):14} "
-              f"{f(r['exact']):>10}  {r['status']}")
+              f"{f(r['upper_asymptotic']):>10} {f(r['exact']):>10}  {r['status']}")
+    print("  lower: guaranteed (any tails) for the exact-ratio method; upper: valid when "
+          "(bounded-ratio), else asymptotic; upper~: skew-corrected normal approximation")
     return rows
 
 
