@@ -51,6 +51,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--data-seed", type=int, default=0)
     p.add_argument("--delta", type=float, default=1e-5, help="delta of the audit's epsilon estimate (default 1e-5)")
     p.add_argument("--confidence", type=float, default=0.95)
+    p.add_argument("--divergence", default=None, metavar="ALPHAS",
+                   help="also measure D_alpha of the last iterate, both orders, at these "
+                        "comma-separated orders > 1 (e.g. 2,4,8), with intervals and the "
+                        "exact value where the accountant reaches it")
     p.add_argument("--out", default=None, metavar="DIR", help="write JSON/CSV/PNG here")
     p.add_argument("--figure", default=None,
                    help="render a paper figure instead: one of the --list names, or 'all'")
@@ -142,6 +146,10 @@ def _run_simulation(args) -> int:
     hp = Hyper(eta=args.eta, C=args.C, sigma_dp=args.sigma, b=args.b, sampling=args.sampling,
                diameter=args.diameter, radius=args.radius)
     algo.check(hp)
+    alphas = None
+    if args.divergence is not None:
+        from checks.simulate.divergence import parse_alphas
+        alphas = parse_alphas(args.divergence)
     kw = dict(runs=args.runs, T=args.T, seed=args.seed, device=args.device, dtype=args.dtype)
     ckpt = None
     if args.chunk_runs is not None:
@@ -177,9 +185,22 @@ def _run_simulation(args) -> int:
     print(f"audit (threshold on <theta_T, u>, delta={args.delta}): FPR={audit.fpr:.4f} "
           f"FNR={audit.fnr:.4f}  eps_hat={audit.eps_hat:.4g}  "
           f"eps >= {audit.eps_lower:.4g} at {100 * args.confidence:g}% confidence")
+    div_rows = None
+    if alphas is not None:
+        div_rows = _divergence(problem, algo, hp, args, r_in.final, r_out.final, alphas,
+                               audit.eps_hat)
+        summary["divergence"] = div_rows
     if args.out:
         os.makedirs(args.out, exist_ok=True)
         write_json(os.path.join(args.out, "simulate.json"), summary)
+        if div_rows is not None:
+            from checks.simulate.output import divergence_plot, save_png
+            write_csv(os.path.join(args.out, "divergence.csv"), div_rows)
+            png = divergence_plot(div_rows, title=f"{algo.name} on {problem.name}, "
+                                  f"d={problem.d}, T={args.T}, {args.runs} runs per side")
+            if png is not None:
+                save_png(png, os.path.join(args.out, "divergence.png"))
+            print(f"wrote {os.path.join(args.out, 'divergence.csv')} and divergence.png")
         rows = []
         for side, res in (("in", r_in), ("out", r_out)):
             th = res.final.double().numpy()
@@ -196,6 +217,35 @@ def _run_simulation(args) -> int:
             print(f"resumed: {ckpt.loaded} chunk(s) from the checkpoint {ck_dir}")
         ckpt.clear()
     return EXIT_OK
+
+
+def _divergence(problem, algo, hp, args, theta_in, theta_out, alphas, eps_hat) -> list[dict]:
+    """Measure D_alpha (both orders), print a table beside the audit, return the rows."""
+    import math
+
+    from checks.simulate.divergence import estimates_rows, exact_rdp_for, measure_divergence
+
+    est, why = measure_divergence(problem, algo, hp, args.T, theta_in, theta_out, alphas,
+                                  confidence=args.confidence)
+    exact = exact_rdp_for(problem, algo, hp, args.T, alphas)
+    rows = estimates_rows(est, exact)
+    for r in rows:
+        r["audit_eps_hat"] = eps_hat
+    print(f"divergence D_alpha(theta_T(D') || theta_T(D)) = forward, reverse = backward "
+          f"({why}; {100 * args.confidence:g}% intervals; audit eps_hat={eps_hat:.4g}):")
+
+    def f(v):
+        return "-" if v is None or (isinstance(v, float) and math.isnan(v)) else f"{v:.4g}"
+
+    print(f"  {'alpha':>6} {'order':8} {'estimate':>10} {'lower':>10} {'upper':>10} "
+          f"{'(kind)':14} {'upper~':>10} {'exact':>10}  status")
+    for r in rows:
+        print(f"  {r['alpha']:>6g} {r['order']:8} {f(r['estimate']):>10} {f(r['lower']):>10} "
+              f"{f(r['upper']):>10} {('(' + (r['upper_kind'] or '-') + ')'):14} "
+              f"{f(r['upper_asymptotic']):>10} {f(r['exact']):>10}  {r['status']}")
+    print("  lower: guaranteed (any tails) for the exact-ratio method; upper: valid when "
+          "(bounded-ratio), else asymptotic; upper~: skew-corrected normal approximation")
+    return rows
 
 
 def main(argv: list[str] | None = None) -> int:

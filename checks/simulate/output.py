@@ -69,3 +69,41 @@ class FigureOutput:
     json: str
     notes: list[str]
     seconds: float
+
+
+def divergence_plot(rows: list[dict], title: str = ""):
+    """Measured D_alpha against alpha, both orders: the estimate, a bar from the guaranteed
+    lower bound to the asymptotic upper end, the valid (bounded-ratio) upper end as a
+    marker (a caret at the top when it is off the scale), and the exact value where known.
+    Returns a figure or None when there is nothing to plot."""
+    if not rows:
+        return None
+    plt = _plt()
+    fig, axes = plt.subplots(1, 2, figsize=(9, 3.4), sharey=True)
+    vals = [r["estimate"] for r in rows] + [r.get("exact") or 0.0 for r in rows] + \
+        [r.get("upper_asymptotic") or 0.0 for r in rows]
+    top = 1.3 * max(max(vals), 1e-12)
+    for ax, order in zip(axes, ("forward", "backward")):
+        rs = [r for r in rows if r["order"] == order]
+        a = np.array([r["alpha"] for r in rs], dtype=float)
+        est = np.array([r["estimate"] for r in rs], dtype=float)
+        ax.plot(a, est, "o-", label="measured")
+        for r in rs:
+            if r["lower"] is not None:
+                hi = r.get("upper_asymptotic") or r["estimate"]
+                ax.vlines(r["alpha"], r["lower"], hi, colors="C0")
+            if r["upper_kind"] == "bounded-ratio":
+                ax.plot(r["alpha"], min(r["upper"], top * 0.98),
+                        "^" if r["upper"] > top else "_", color="C2", ms=8)
+        ex = [(r["alpha"], r["exact"]) for r in rs if r.get("exact") is not None]
+        if ex:
+            ax.plot(*zip(*ex), "k+", ms=10, label="exact")
+        ax.set_xscale("log", base=2)
+        ax.set_ylim(0, top)
+        ax.set_xlabel("alpha")
+        ax.set_title(f"{order}: D_a({'P||Q' if order == 'forward' else 'Q||P'})")
+        ax.legend(fontsize=8)
+    axes[0].set_ylabel("Renyi divergence")
+    fig.suptitle(title + "  (bar: guaranteed lower to asymptotic upper; green: valid upper)",
+                 fontsize=8)
+    return fig
