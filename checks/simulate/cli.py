@@ -229,8 +229,10 @@ def _divergence(problem, algo, hp, args, theta_in, theta_out, alphas, eps_hat) -
                                   confidence=args.confidence)
     exact = exact_rdp_for(problem, algo, hp, args.T, alphas)
     rows = estimates_rows(est, exact)
+    published = _published_bounds(problem, hp, args.T, alphas)
     for r in rows:
         r["audit_eps_hat"] = eps_hat
+        r["published_bounds"] = published.get(r["alpha"], {})
     print(f"divergence D_alpha(theta_T(D') || theta_T(D)) = forward, reverse = backward "
           f"({why}; {100 * args.confidence:g}% intervals; audit eps_hat={eps_hat:.4g}):")
 
@@ -245,7 +247,50 @@ def _divergence(problem, algo, hp, args, theta_in, theta_out, alphas, eps_hat) -
               f"{f(r['upper_asymptotic']):>10} {f(r['exact']):>10}  {r['status']}")
     print("  lower: guaranteed (any tails) for the exact-ratio method; upper: valid when "
           "(bounded-ratio), else asymptotic; upper~: skew-corrected normal approximation")
+    for a, bds in published.items():
+        if bds:
+            print(f"  published bounds at alpha={a:g} (registered, both orders): "
+                  + ", ".join(f"{k} = {f(v)}" for k, v in bds.items()))
     return rows
+
+
+def _published_bounds(problem, hp, T: int, alphas) -> dict[float, dict[str, float]]:
+    """Registered NoisySGD last-iterate RDP bounds at this run, per order α.  Only bounds
+    whose classes the problem provably belongs to are shown: L-smooth with the problem's
+    L, convex when the problem declares a strong-convexity modulus (quadratics) or is
+    linear (the gradient canary), a bounded domain equal to the run's."""
+    from theory.classes import BoundedDomain, Convex, LSmooth
+
+    from checks.truth.registered import assign, bound_value, noisy_sgd_bounds
+    linear = problem.L == 0
+
+    def ok(c):
+        if isinstance(c, LSmooth):
+            return True
+        if isinstance(c, Convex):
+            return linear or problem.mu is not None
+        if isinstance(c, BoundedDomain):
+            return hp.diameter is not None
+        return False
+
+    bounded = hp.diameter is not None or hp.radius is not None
+    diam = hp.diameter if hp.diameter is not None else (2 * hp.radius if hp.radius else None)
+    out: dict[float, dict[str, float]] = {}
+    for a in alphas:
+        scen = {"alpha": float(a), "n": problem.n, "b": hp.b, "C": hp.C,
+                "sigma_dp": hp.sigma_dp, "eta": hp.eta, "L": max(problem.L, 1e-9), "D": diam}
+        vals = {}
+        for label, bd in noisy_sgd_bounds(bounded, classes_ok=ok):
+            got = assign(bd, scen, {})
+            if got is None:
+                continue
+            v, free = got
+            t_name = bd.mechanism.T.name
+            val = bound_value(bd, dict(v, **{t_name: T}), free)
+            if val == val:              # not NaN: the hypotheses hold somewhere
+                vals[label] = val
+        out[float(a)] = vals
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
