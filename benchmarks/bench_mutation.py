@@ -1,6 +1,7 @@
 """Mutation campaign over the encoded steps (issue 6): prints the soundness figures.
 
-    python benchmarks/bench_mutation.py [--n 240] [--seed 0] [--budget 300] [--json out.json]
+    python benchmarks/bench_mutation.py [--paper KEY] [--n 240] [--seed 0] [--budget 300]
+                                        [--json out.json]
 
 Figures: mutants generated (seeded), false ones (witness found by the independent
 brute-force search of :mod:`checks.mutate`, confirmed at 50 digits), true-looking ones,
@@ -24,6 +25,8 @@ from checks import mutate  # noqa: E402
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--paper", default=None,
+                    help="mutate only this paper's steps (default: every registered paper)")
     ap.add_argument("--n", type=int, default=240)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--budget", type=int, default=300, help="engine search budget per mutant")
@@ -32,7 +35,12 @@ def main(argv=None) -> int:
     ap.add_argument("--quiet", action="store_true")
     args = ap.parse_args(argv)
     t0 = time.perf_counter()
-    ms = mutate.generate(args.seed, args.n)
+    steps = None
+    if args.paper:
+        from theory import registry
+        steps = mutate.checkable_steps(registry.results_of(args.paper))
+        print(f"paper {args.paper}: {len(steps)} ALGEBRA/SCALAR steps")
+    ms = mutate.generate(args.seed, args.n, steps=steps)
     print(f"{len(ms)} mutants (seed {args.seed}) from {len({m.step_id for m in ms})} steps: "
           f"{dict(Counter(m.operator for m in ms))}", flush=True)
 

@@ -15,22 +15,31 @@ x = sp.Symbol("x", positive=True)
 y = sp.Symbol("y", positive=True)
 
 
+MAIN = ("liang-icml", "liang-aaai")
+
+
+def _main_steps():
+    from theory import registry
+    return mutate.checkable_steps([r for p in MAIN for r in registry.results_of(p)])
+
+
 @pytest.fixture(scope="module")
 def mutants():
-    return mutate.generate(seed=0, n=240)
+    # the main paper's steps: a fixed population, whatever other papers are registered
+    return mutate.generate(seed=0, n=240, steps=_main_steps())
 
 
 def test_generation_is_seeded_and_covers_every_operator(mutants):
-    again = mutate.generate(seed=0, n=240)
+    again = mutate.generate(seed=0, n=240, steps=_main_steps())
     assert [m.id for m in mutants] == [m.id for m in again]
     assert [str(m.step) for m in mutants] == [str(m.step) for m in again]
-    other = mutate.generate(seed=1, n=240)
+    other = mutate.generate(seed=1, n=240, steps=_main_steps())
     assert [m.id for m in other] != [m.id for m in mutants]
     assert len(mutants) == 240
     assert {m.operator for m in mutants} == set(mutate.OPERATORS)
     assert len({m.step_id for m in mutants}) >= 60
     # every mutant differs from its original step
-    orig = {loc.id: loc for loc in mutate.checkable_steps()}
+    orig = {loc.id: loc for loc in _main_steps()}
     for m in mutants:
         o = orig[m.step_id]
         assert (m.step.lhs, m.step.rel, m.step.rhs, m.located.hypotheses) != \
@@ -109,6 +118,25 @@ def test_mutation_campaign_ci_subset(mutants):
 def test_mutation_campaign_full(mutants):
     camp = mutate.run_campaign(mutants, budget=300, seed=0)
     _assert_figures(camp, min_false=150)
+
+
+def _papers():
+    from theory import registry
+    return registry.papers()
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(3600)
+@pytest.mark.parametrize("paper", _papers())
+def test_mutation_campaign_per_paper(paper):
+    """Issue 15: >= 100 false mutants per encoded paper, none PROVED."""
+    from theory import registry
+    steps = mutate.checkable_steps(registry.results_of(paper))
+    ms = mutate.generate(seed=0, n=min(240, 3 * len(steps)), steps=steps)
+    camp = mutate.run_campaign(ms, budget=300, seed=0)
+    s = camp.summary()
+    assert s["false_proved"] == 0 and s["true_refuted"] == 0, s
+    assert s["false_by_search"] >= min(100, len(ms) // 2), s
 
 
 def test_z3_unsat_is_spot_checked(monkeypatch):
