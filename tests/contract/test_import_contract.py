@@ -37,6 +37,13 @@ def _imports(path: Path) -> list[str]:
     return out
 
 
+#: generic problem-class identifiers that collide with a paper key (the class ``Holder`` of
+#: theory.classes, Hölder smoothness, vs the paper key of the Hölder-smooth DP-SGD paper):
+#: the capitalised identifier used as code (``Holder(``, ``Holder,``, ``Holder)``) is
+#: tolerated; the lowercase key in strings, docstrings or comments still fails.
+_GENERIC_CLASS = re.compile(r"(?<![\w-])Holder(?=\s*[(),\]])")
+
+
 def _engine_modules():
     return [p for p in _modules("checks") if "papers" not in p.relative_to(ROOT / "checks").parts]
 
@@ -57,7 +64,7 @@ def test_there_is_something_to_check():
 def test_engine_module_knows_no_paper(path):
     bad = [m for m in _imports(path) if m == "theory.papers" or m.startswith("theory.papers.")]
     assert not bad, f"{path.relative_to(ROOT)} imports {bad}"
-    text = path.read_text(encoding="utf-8").lower()
+    text = _GENERIC_CLASS.sub("", path.read_text(encoding="utf-8")).lower()
     named = sorted(w for w in _paper_words() if re.search(rf"(?<![\w-]){re.escape(w)}(?![\w])",
                                                             text))
     assert not named, f"{path.relative_to(ROOT)} names paper(s) {named}"
@@ -73,6 +80,13 @@ def test_theory_never_imports_checks(path):
 def test_paper_packages_hold_declarations_only(path):
     bad = [m for m in _imports(path) if m.split(".")[0] not in PAPER_OK]
     assert not bad, f"{path.relative_to(ROOT)} imports {bad}"
+
+
+def test_the_generic_class_is_tolerated_but_the_key_is_not():
+    assert _GENERIC_CLASS.sub("", "from theory.classes import Convex, Holder, Lipschitz\n"
+                              "classes = (LSmooth, Holder)\nHolder(nu, L)") .lower().count(
+        "holder") == 0
+    assert "holder" in _GENERIC_CLASS.sub("", "paper 'holder' and a Holder smooth loss").lower()
 
 
 def test_a_planted_violation_is_caught(tmp_path):
