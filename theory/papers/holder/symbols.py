@@ -132,3 +132,12 @@ nA = Q("nA", THETA, "||A(S)||_2", r"\|A(S)\|", nonnegative=True)
 wn = Q("wn", THETA, "||w_t||_2", r"\|w_t\|", nonnegative=True)
 gt_ = Q("gt_", DIMLESS, "tilde gamma of Lemma 14", r"\tilde\gamma", positive=True)
 kap = Q("kap", DIMLESS, "(t/n)(1 + c_{gamma,t})", r"\frac tn(1+c_{\gamma,t})", positive=True)
+
+# --- risks (error decompositions (3), (4), (12)) -----------------------------------------
+R_priv = Q("R_priv", LOSS, "R(w_priv)", r"\mathcal R(w_{priv})", real=True)
+R_bar = Q("R_bar", LOSS, "R(bar w)", r"\mathcal R(\bar w)", real=True)
+RS_bar = Q("RS_bar", LOSS, "R_S(bar w)", r"\mathcal R_S(\bar w)", real=True)
+RS_priv = Q("RS_priv", LOSS, "R_S(w_priv)", r"\mathcal R_S(w_{priv})", real=True)
+RS_star = Q("RS_star", LOSS, "R_S(w*)", r"\mathcal R_S(w^*)", real=True)
+R_star = Q("R_star", LOSS, "R(w*)", r"\mathcal R(w^*)", real=True)
+excess = Q("excess", LOSS, "R(w_priv) - R(w*)", r"\mathcal R(w_{priv})-\mathcal R(w^*)", real=True)
