@@ -17,6 +17,6 @@ PAPER = Paper(
     symbols=TABLE,
 )
 
-from theory.papers.holder import main, prelim  # noqa: E402  (after PAPER)
+from theory.papers.holder import main, prelim, proofs  # noqa: E402  (after PAPER)
 
-RESULTS = [*prelim.RESULTS, *main.RESULTS]
+RESULTS = [*prelim.RESULTS, *main.RESULTS, *proofs.RESULTS]

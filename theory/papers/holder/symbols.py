@@ -141,3 +141,10 @@ RS_priv = Q("RS_priv", LOSS, "R_S(w_priv)", r"\mathcal R_S(w_{priv})", real=True
 RS_star = Q("RS_star", LOSS, "R_S(w*)", r"\mathcal R_S(w^*)", real=True)
 R_star = Q("R_star", LOSS, "R(w*)", r"\mathcal R(w^*)", real=True)
 excess = Q("excess", LOSS, "R(w_priv) - R(w*)", r"\mathcal R(w_{priv})-\mathcal R(w^*)", real=True)
+Xin = Q("Xin", LOSS, "<w_t, dl(w_t, z_{i_t})> + l(0, z_{i_t}) (>= l(w_t, z_{i_t}) >= 0 by convexity)",
+        r"\langle w_t,\partial\ell\rangle+\ell(0,z)", nonnegative=True)
+Yv = Q("Yv", DIMLESS, "a >= 0 in Young's inequality ab <= a^p/p + b^q/q", "a", nonnegative=True)
+Bv = Q("Bv", DIMLESS, "b >= 0 in Young's inequality", "b", nonnegative=True)
+tch = Q("tch", DIMLESS, "t of Lemma 15 (Gaussian norm Chernoff)", "t", positive=True)
+Xsq = Q("Xsq", DIMLESS, "||X||_2^2 of Lemma 15 (X standard Gaussian in R^k)", r"\|X\|^2",
+        nonnegative=True)
