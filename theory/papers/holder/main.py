@@ -192,14 +192,15 @@ NOT_TESTED_RATE = ("NOT-TESTED: no rate provider simulates α-Hölder losses or 
 THEOREM_9 = Result(
     f"{K}:thm-9", "Utility of DP-SGD-Output, unbounded domain",
     "Sec. 2.2.2, Theorem 9, eq. (3) (proof: Sec. 3.2)",
-    hypotheses=[*UTIL_H, *GAMMA_RANGE, asm("W = R^d", "Theorem 9"),
-                asm(sp.Eq(eta, n ** (1 / (3 + alpha)) / (T * sp.log(1 / gamma) ** (1 / (3 + alpha)))),
-                    "Theorem 9: η = n^{1/(3+α)}/(T (log(1/γ))^{1/(3+α)})")],
+    hypotheses=[*UTIL_H, asm("W = R^d", "Theorem 9")],
     statement=[Step("statement", excess, "<=", wstar ** 2 * c_O * (
         sp.sqrt(d * LOG_D) * sp.log(n / delta)
         / (sp.log(1 / gamma) ** ((1 + alpha) / (4 * (3 + alpha))) * n ** (2 / (3 + alpha)) * epsilon)
         + sp.log(n) * sp.log(1 / gamma) ** (2 / (3 + alpha)) * sp.log(n / delta)
         / n ** (1 / (3 + alpha))), PRO,
+        given=[*GAMMA_RANGE,
+               asm(sp.Eq(eta, n ** (1 / (3 + alpha)) / (T * sp.log(1 / gamma) ** (1 / (3 + alpha)))),
+                   "Theorem 9: η = n^{1/(3+α)}/(T (log(1/γ))^{1/(3+α)})")],
         because="with probability ≥ 1 − γ; O-form ('= ||w*||² · O(…)'). " + NOT_TESTED_RATE)],
     proof=[
         Step("eq-3", R_priv - R_star, "=", DECOMP_3, ALG, eq="3",
@@ -223,13 +224,12 @@ EXP_T10 = (2 - alpha) / (1 + alpha)
 THEOREM_10 = Result(
     f"{K}:thm-10", "Utility of DP-SGD-Output, bounded domain",
     "Sec. 2.2.2, Theorem 10 (proof: Sec. 3.2)",
-    hypotheses=[*UTIL_H, *GAMMA_RANGE,
-                asm(BoundedDomain(R, measure="radius"), "W ⊆ B(0, R)"),
-                asm(sp.Eq(eta, ETA_T10), "Theorem 10: the choice of η")],
+    hypotheses=[*UTIL_H, asm(BoundedDomain(R, measure="radius"), "W ⊆ B(0, R)")],
     statement=[Step("statement", excess, "<=", wstar ** 2 * c_O * (
         (d * LOG_D) ** sp.Rational(1, 4) * sp.log(1 / gamma) ** sp.Rational(1, 8)
         * sp.sqrt(sp.log(n / delta)) / sp.sqrt(n * epsilon)
         + sp.sqrt(sp.log(n) * sp.log(1 / gamma) * sp.log(n / delta)) / sp.sqrt(n)), PRO,
+        given=[*GAMMA_RANGE, asm(sp.Eq(eta, ETA_T10), "Theorem 10: the choice of η")],
         because="with probability ≥ 1 − γ; O-form. " + NOT_TESTED_RATE)],
     proof=[
         Step("t-threshold", EXP_T10.subs(alpha, sp.Rational(1, 2)), "=", 1, ALG,
@@ -331,16 +331,16 @@ THEOREM_11_TRAJ = Result(
 
 THEOREM_12 = Result(
     f"{K}:thm-12", "Utility of DP-SGD-Gradient", "Sec. 2.2.3, Theorem 12, eq. (4) (proof: Sec. 3.3)",
-    hypotheses=[*UTIL_H, asm(BoundedDomain(R, measure="radius"), "W ⊆ B(0, R)"),
-                asm(sp.Gt(gamma, 18 * sp.exp(-T * d / 8)), "γ ∈ (18 exp(−Td/8), 1)"),
+    hypotheses=[*UTIL_H, asm(BoundedDomain(R, measure="radius"), "W ⊆ B(0, R)")],
+    statement=[Step("statement", excess, "<=", wstar ** 2 * c_O * (
+        sp.sqrt(d * LOG_D * sp.log(1 / gamma)) / (n * epsilon)
+        + sp.sqrt(sp.log(n) * sp.log(n / gamma) * sp.log(1 / gamma)) / sp.sqrt(n)), PRO,
+        given=[asm(sp.Gt(gamma, 18 * sp.exp(-T * d / 8)), "γ ∈ (18 exp(−Td/8), 1)"),
                 asm(sp.Lt(gamma, 1), "γ < 1"),
                 asm(sp.Eq(eta, sp.Max(sp.sqrt(sp.log(n) * sp.log(n / gamma) * sp.log(1 / gamma))
                                       / sp.sqrt(n),
                                       sp.sqrt(d * LOG_D) * sp.log(1 / gamma) ** sp.Rational(1, 4)
                                       / (n * epsilon)) / T), "Theorem 12: the choice of η")],
-    statement=[Step("statement", excess, "<=", wstar ** 2 * c_O * (
-        sp.sqrt(d * LOG_D * sp.log(1 / gamma)) / (n * epsilon)
-        + sp.sqrt(sp.log(n) * sp.log(n / gamma) * sp.log(1 / gamma)) / sp.sqrt(n)), PRO,
         because="with probability ≥ 1 − γ; O-form. " + NOT_TESTED_RATE)],
     proof=[
         Step("eq-4", R_priv - R_star, "=",
