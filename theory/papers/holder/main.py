@@ -49,10 +49,12 @@ THEOREM_7 = Result(
     statement=[
         Step("part-a", sup_delta, "<=", DSGD, PRO,
              given=[NONNEG, asm("W = R^d", "Theorem 7(a)")],
+             oracle="holder-uas", oracle_args={"part": "a"},
              because="P_A(sup_{S≃S'} δ_A(S, S') ≥ Δ_SGD(γ)) ≤ γ: stand-in for 'with probability "
                      "≥ 1 − γ'"),
         Step("part-b", sup_delta, "<=", DSGD_B, PRO,
              given=[asm(BoundedDomain(R, measure="radius"), "W ⊆ B(0, R)")],
+             oracle="holder-uas", oracle_args={"part": "b"},
              because="P_A(sup δ_A ≥ Δ̃_SGD(γ)) ≤ γ"),
     ],
     proof=[
