@@ -116,3 +116,45 @@ def holder_uas(loc: Located, *, budget: int, seed: int) -> StepReport:
                              f"enumerated, neighbours z_i → −a, 0, a): the largest "
                              f"max_seq sup|w̄ − w̄'| / bound = {ratio:.3g} (the bound is never "
                              f"reached)")
+
+
+@step_oracle("holder-iterates", arguments={},
+             supports="the statement of holder:lem-20 (||w_{t+1}||² <= C_alpha t eta on W = R^d)")
+def holder_iterates(loc: Located, *, budget: int, seed: int) -> StepReport:
+    """Lemma 20 on the 1-D members of the class: max over every index sequence and t of
+    ||w_{t+1}||² / (C_α tη), data at ±a and in between."""
+    t0 = time.perf_counter()
+    worst, tried = None, 0
+    for (alpha, L, n, T, a, gamma, R) in SCENARIOS[: max(2, min(len(SCENARIOS), budget))]:
+        seqs = np.array(list(itertools.product(range(n), repeat=T)), dtype=int)
+        z = np.linspace(-a, a, n)
+        c = L / 2 ** (1 - alpha)
+        for f in ETA_FRACTIONS:
+            eta = 1.0 / T + f * (min(1.0, 1.0 / L) - 1.0 / T)
+            al = sp.nsimplify(alpha)
+            M, M0 = c * a ** alpha, c * a ** (1 + alpha) / (1 + alpha)
+            c_a1 = (hc.C_A1_ZERO if alpha == 0 else hc.C_A1_POS).subs({hs.alpha: al, hs.L: L, hs.M: M})
+            C = float(sp.N(hc.C_ALPHA.subs({hs.alpha: al, hs.c_a1: c_a1, hs.M0: M0}), 30))
+            w = np.zeros(len(seqs))
+            for t in range(1, T + 1):
+                x = w - z[seqs[:, t - 1]]
+                g = c * np.sign(x) * np.abs(x) ** alpha if alpha > 0 else c * np.sign(x)
+                w = w - eta * g
+                ratio = float(np.max(w ** 2) / (C * t * eta))
+                where = {"alpha": str(alpha), "L": str(L), "n": str(n), "t": str(t), "a": str(a),
+                         "eta": f"{eta:.6g}", "C_alpha": f"{C:.6g}"}
+                if ratio > 1 + 1e-9:
+                    return StepReport(loc.id, loc.step.eq, loc.step.kind.value, Verdict.REFUTED,
+                                      "oracle:holder-iterates", counterexample=dict(where, ratio=f"{ratio:.6g}"),
+                                      slack=1 - ratio, samples=tried, where=where,
+                                      seconds=time.perf_counter() - t0,
+                                      detail=f"||w_(t+1)||² = {ratio:.6g} × C_α tη on a member of the class")
+                if worst is None or ratio > worst[0]:
+                    worst = (ratio, where)
+            tried += 1
+    ratio, where = worst
+    return StepReport(loc.id, loc.step.eq, loc.step.kind.value, Verdict.SUPPORTED,
+                      "oracle:holder-iterates", slack=1 - ratio, samples=tried, where=where,
+                      seconds=time.perf_counter() - t0,
+                      detail=f"{tried} scenarios (1-D members, every index sequence): the largest "
+                             f"||w_(t+1)||²/(C_α tη) = {ratio:.3g}")

@@ -70,7 +70,7 @@ LAMBDA_Y = (1 + alpha) / (alpha * eta)
 LEMMA_20 = Result(
     f"{K}:lem-20", "Boundedness of the SGD iterates on R^d", "Sec. 3.1, Lemma 20, eqs. (5)–(8)",
     hypotheses=[NONNEG, CONVEX, HOLDER, *ALPHA_RANGE, *STEP, asm("W = R^d")],
-    statement=[Step("statement", wnext2, "<=", C_a * t * eta, PRO,
+    statement=[Step("statement", wnext2, "<=", C_a * t * eta, PRO, oracle="holder-iterates",
                     because="||w_{t+1}||² ≤ C_α Σ_{j≤t} η_j (η_j = η); a deterministic claim about "
                             "every trajectory, written with stand-ins")],
     proof=[
