@@ -15,9 +15,9 @@ from checks.verdict import StatementVerdict, Verdict
 from theory import registry
 from theory.model import Chain, Result, Step, StepKind, asm
 
-PAPER_ORDER = (["def-1", "def-2", "lem-1", "def-3", "def-4", "lem-2", "def-5", "lem-3", "lem-4",
+PAPER_ORDER = (["def-1", "def-2", "lem-1", "def-3", "def-4", "lem-2", "lem-2+fix", "def-5", "lem-3", "lem-4",
                 "lem-5", "lem-6", "thm-7", "rem-1", "alg-1", "thm-8", "thm-9", "thm-10", "rem-2",
-                "alg-2", "thm-11", "thm-11+trajectory", "thm-12", "rem-3", "lem-13", "rem-4",
+                "alg-2", "thm-11", "thm-11+trajectory", "thm-12", "rem-3", "lem-13", "lem-13+fix", "rem-4",
                 "rem-5"] + [f"lem-{i}" for i in range(14, 28)])
 
 
@@ -129,3 +129,21 @@ def test_no_algebra_or_scalar_row_is_unchecked():
         bad += [(rid, k) for k, v in s.items()
                 if v.kind in ("ALGEBRA", "SCALAR") and v.verdict is Verdict.UNCHECKED]
     assert not bad
+
+
+def test_repaired_variants_hold():
+    res, _ = _results()
+    rep, s = _rows(res["holder:lem-2+fix"])
+    assert rep.statement.verdict is StatementVerdict.HOLDS_ON_SCENARIOS
+    _, s = _rows(res["holder:lem-13+fix"], budget=8)
+    assert s["statement"].verdict is Verdict.SUPPORTED, s["statement"].detail
+
+
+def test_stability_oracle_supports_theorem_7_on_class_members():
+    res, _ = _results()
+    from theory.model import walk_steps
+    from checks.engine import check_step
+    r = res["holder:thm-7"]
+    loc = next(l for l in walk_steps(r) if l.id.endswith("/part-b"))
+    rep = check_step(loc, engine.Options(budget=2))
+    assert rep.verdict is Verdict.SUPPORTED and "enumerated" in rep.detail

@@ -8,6 +8,8 @@ generality η > 1/T" (printed before Theorem 7).  ``η < 1`` and ``η < 1/L`` co
 (Θ²/F) with a pure number and with 1/L (Θ^(1+α)/F): the dimension check reports both — the
 paper's step-size conditions are not invariant under rescaling the loss or the parameter.
 """
+from dataclasses import replace
+
 import sympy as sp
 
 from theory.classes import BoundedDomain, Convex, Holder, NonNegative
@@ -115,6 +117,7 @@ THEOREM_7 = Result(
              because="c_{α,t}² ≤ (M + L(C_α tη)^{α/2})² due to Lemma 20"),
         Step("union-and-average", sup_delta, "<=", DSGD, PRO,
              given=[NONNEG, asm("W = R^d", "Theorem 7(a)")],
+             oracle="holder-uas", oracle_args={"part": "a"},
              because="union bound over i = 1..n, then convexity of the norm over t = 1..T; the "
                      "printed argument applies the per-t event for every t at once (no union over "
                      "t): it is carried by the monotonicity of Σ_{j≤t} I[i_j = i] in t"),
@@ -427,6 +430,17 @@ LEMMA_13 = Result(
          "illustrates the same condition.",
 )
 
+LEMMA_13_FIX = Result(
+    f"{K}:lem-13+fix", "Lemma 13 with n ≥ 44", "Sec. 2.2.3, Lemma 13, repaired range of n",
+    variant_of=f"{K}:lem-13",
+    hypotheses=[asm(sp.Ge(n, 44), "repaired: n ≥ 44"), asm(sp.Ge(epsilon, EPS_13), "Lemma 13")],
+    statement=[replace(LEMMA_13.statement[0], because="the existence of β of Lemma 13 for n ≥ 44 "
+                       "(the printed n ≥ 18 fails for 18 ≤ n ≤ 43 at the printed threshold)")],
+    note="What changes: n ≥ 44 for n ≥ 18.  At ε equal to the printed threshold the best "
+         "worst-slack over β is negative for every n from 18 to 43 (−0.41 at n = 18, −0.005 at "
+         "n = 43) and positive from n = 44 on; this variant asks the exists oracle for n ≥ 44.",
+)
+
 REMARK_4 = Result(
     f"{K}:rem-4", "On ε, δ = 1/n² and the choice of β", "Sec. 2.2.3, Remark 4",
     note="ε ≥ 1 'is always acceptable' (Apple: ε = 8, ε = 2); δ = 1/n² always; among the β that "
@@ -443,5 +457,6 @@ REMARK_5 = Result(
          "||w_t|| = O(√(tη) + η Σσ_j + η√(dΣσ_j²)) w.h.p.  A discussion, no claim to check.")
 
 RESULTS = [THEOREM_7, REMARK_1, ALGORITHM_1, THEOREM_8, THEOREM_9, THEOREM_10, REMARK_2,
-           ALGORITHM_2, THEOREM_11, THEOREM_11_TRAJ, THEOREM_12, REMARK_3, LEMMA_13, REMARK_4,
+           ALGORITHM_2, THEOREM_11, THEOREM_11_TRAJ, THEOREM_12, REMARK_3, LEMMA_13, LEMMA_13_FIX,
+           REMARK_4,
            REMARK_5]

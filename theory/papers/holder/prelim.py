@@ -82,6 +82,18 @@ LEMMA_2 = Result(
                   note="exact analytic profile of the Gaussian mechanism, both orders")],
 )
 
+LEMMA_2_FIX = Result(
+    f"{K}:lem-2+fix", "Gaussian mechanism with the source's ε < 1", "Sec. 2.1, Lemma 2 (Dwork and Roth 2014, Thm A.1)",
+    variant_of=f"{K}:lem-2",
+    hypotheses=[*LEMMA_2_H, asm(sp.Lt(epsilon, 1), "Dwork and Roth (2014), Thm A.1: ε ∈ (0, 1)")],
+    statement=[Step("statement", eps_dp, "<=", epsilon, PRO,
+                    because="the printed Lemma 2 with the hypothesis ε < 1 of its source")],
+    bounds=[Bound("statement", epsilon, GaussianMechanism(sensitivity=Delta, sigma=sigma),
+                  delta=delta, profile=True,
+                  hypotheses=[*LEMMA_2_H, asm(sp.Lt(epsilon, 1))])],
+    note="What changes: ε < 1 added (the source's range).",
+)
+
 DEF_5 = Result(
     f"{K}:def-5", "Rényi differential privacy (Mironov 2017)", "Sec. 2.1, Definition 5",
     hypotheses=[asm(sp.Gt(lam, 1), "Definition 5"), asm(sp.Gt(rho, 0), "Definition 5")],
@@ -126,5 +138,5 @@ LEMMA_6 = Result(
     statement=[Step("statement", D_lam, "<=", rho, CIT,
                     because="Mironov (2017), Prop. 2: f∘A is (λ, ρ)-RDP when A is")])
 
-RESULTS = [DEF_1, DEF_2, LEMMA_1, DEF_3, DEF_4, LEMMA_2, DEF_5, LEMMA_3, LEMMA_4, LEMMA_5,
+RESULTS = [DEF_1, DEF_2, LEMMA_1, DEF_3, DEF_4, LEMMA_2, LEMMA_2_FIX, DEF_5, LEMMA_3, LEMMA_4, LEMMA_5,
            LEMMA_6]
