@@ -156,3 +156,14 @@ def test_stability_oracle_supports_theorem_7_on_class_members():
     loc = next(l for l in walk_steps(r) if l.id.endswith("/part-b"))
     rep = check_step(loc, engine.Options(budget=2))
     assert rep.verdict is Verdict.SUPPORTED and "enumerated" in rep.detail
+
+
+def test_step_size_choices_of_the_utility_theorems():
+    res, _ = _results()
+    s10 = _step_rows(res["holder:thm-10"], {"eta-stationary", "eta-printed-lower",
+                                            "eta-printed-upper", "quarter"})
+    assert s10["eta-stationary"].verdict is Verdict.PROVED
+    assert s10["quarter"].verdict is Verdict.REFUTED            # fails for α < 1/3
+    s12 = _step_rows(res["holder:thm-12"], {"eta-stationary", "eta-printed-stationary"})
+    assert s12["eta-stationary"].verdict is Verdict.PROVED
+    assert s12["eta-printed-stationary"].verdict is Verdict.REFUTED   # max{…}/T, not 1/(T max{…})

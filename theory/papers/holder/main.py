@@ -363,6 +363,13 @@ THEOREM_11_TRAJ = Result(
          "checked on a member of the class against the exact PLD of the subsampled Gaussian.",
 )
 
+X12 = d * LOG_D * sp.sqrt(LG) / (n ** 2 * epsilon ** 2)
+Y12 = sp.log(n) * sp.log(n / gamma) * LG / n
+F12 = 1 / (T * eta) + eta * T * (X12 + Y12)
+ETA_12 = sp.Max(sp.sqrt(sp.log(n) * sp.log(n / gamma) * LG) / sp.sqrt(n),
+                sp.sqrt(d * LOG_D) * LG ** sp.Rational(1, 4) / (n * epsilon)) / T
+ETA_12_STAR = 1 / (T * sp.sqrt(X12 + Y12))
+
 THEOREM_12 = Result(
     f"{K}:thm-12", "Utility of DP-SGD-Gradient", "Sec. 2.2.3, Theorem 12, eq. (4) (proof: Sec. 3.3)",
     hypotheses=[*UTIL_H, asm(BoundedDomain(R, measure="radius"), "W ⊆ B(0, R)")],
@@ -381,6 +388,22 @@ THEOREM_12 = Result(
              (R_priv - RS_priv) + (RS_priv - RS_star) + (RS_star - R_star), ALG, eq="4",
              because="the error decomposition (4)"),
         Step("t-threshold", EXP_T10.subs(alpha, sp.Rational(1, 2)), "=", 1, ALG),
+        Step("eta-stationary", sp.diff(F12, eta).subs(eta, ETA_12_STAR), "=", 0, ALG,
+             given=GAMMA_OPEN,
+             because="the derivative of 1/(Tη) + η(Td log(1/δ)√log(1/γ)/(n²ε²) + T log(n)log(n/γ)"
+                     "log(1/γ)/n) vanishes at η* = 1/(T√(X + Y))"),
+        Step("eta-printed-stationary", sp.diff(F12, eta).subs(eta, ETA_12), "=", 0, ALG,
+             given=GAMMA_OPEN,
+             because="'… and set it to 0, then we have η = 1/T · max{√(log(n)log(n/γ)log(1/γ))/√n, "
+                     "√(d log(1/δ))(log(1/γ))^{1/4}/(nε)}' (as in the statement)"),
+        Step("eta-printed-order", ETA_12, "<=", sp.sqrt(2) * ETA_12_STAR, SCA, given=GAMMA_OPEN,
+             because="is the printed η at least of the order of the stationary point η*? (the "
+                     "printed form is max{…}/T where η* ≍ 1/(T max{…}))"),
+        Step("eta-printed-order-lower", ETA_12, ">=", ETA_12_STAR / sp.sqrt(2), SCA,
+             given=GAMMA_OPEN,
+             because="… and at least η*/√2?  When max{…} < 1 (n large) the printed η is "
+                     "max{…}²-times smaller than η*, and the term ||w*||²/(Tη) = ||w*||²/max{…} "
+                     "grows with n"),
     ],
 )
 
