@@ -15,6 +15,7 @@ from theory.papers.holder.symbols import (R_bar, Bv, C_a, Delta_A, G, L, M, M0, 
                                           diff2_next, eta, gA, gamma, gen_gap, gnorm, inner,
                                           inner_A, l0, lA, lw, nA, sigma, sup_delta, tch, wbar,
                                           wn, wnext2, wnorm2, wstar, c_gen)
+from theory.papers.holder.symbols import X_dev, X_sum, gt_, mu_, t_dev
 from theory.quantities import T, c_O, d, delta, epsilon, n, t
 
 ALG, SCA, PRO, CIT = (StepKind.ALGEBRA, StepKind.SCALAR, StepKind.PROBABILISTIC,
@@ -29,9 +30,11 @@ GAMMA = [asm(sp.Gt(gamma, 0), "γ ∈ (0, 1)"), asm(sp.Lt(gamma, 1), "γ ∈ (0,
 
 LEMMA_14 = Result(
     f"{K}:lem-14", "Chernoff bound for Bernoulli variables (Wainwright 2019)", "Sec. 3, Lemma 14",
-    note="X = Σ X_i, X_i ∈ {0, 1} independent, μ = E X: (a) γ̃ ∈ (0, 1): X ≤ (1 + γ̃)μ w.p. ≥ "
-         "1 − exp(−μγ̃²/3); (b) γ̃ ≥ 1: w.p. ≥ 1 − exp(−μγ̃/3).  CITED (no statement row: a "
-         "tail bound on a random variable).")
+    hypotheses=[asm(sp.Gt(gt_, 0), "γ̃ > 0")],
+    statement=[Step("statement", X_sum, "<=", (1 + gt_) * mu_, CIT,
+                    because="Wainwright (2019): (a) γ̃ ∈ (0, 1), w.p. ≥ 1 − exp(−μγ̃²/3); (b) γ̃ ≥ 1, "
+                            "w.p. ≥ 1 − exp(−μγ̃/3)")],
+    note="X = Σ X_i, X_i ∈ {0, 1} independent, μ = E X.")
 
 LEMMA_15 = Result(
     f"{K}:lem-15", "Chernoff bound for the norm of a Gaussian vector (Wainwright 2019)",
@@ -42,16 +45,22 @@ LEMMA_15 = Result(
 
 LEMMA_16 = Result(
     f"{K}:lem-16", "Hoeffding inequality", "Sec. 3, Lemma 16",
+    statement=[Step("statement", X_dev, "<=", t_dev, CIT,
+                    because="Hoeffding (1963): w.p. ≥ 1 − exp(−2t²/Σ(b_i − a_i)²) as printed (the classical form for the mean X = (1/k)ΣX_i has exp(−2k²t²/Σ(b_i − a_i)²))")],
     note="a_i ≤ X_i ≤ b_i independent, X = (1/k)Σ X_i: X − E X ≤ t w.p. ≥ 1 − exp(−2t²/Σ(b_i − a_i)²) "
          "as printed (the classical form has k²t² for the mean: the printed exponent is that of "
          "the sum).  CITED.")
 
 LEMMA_17 = Result(
     f"{K}:lem-17", "Azuma–Hoeffding inequality", "Sec. 3, Lemma 17",
+    statement=[Step("statement", X_dev, "<=", t_dev, CIT,
+                    because="Azuma–Hoeffding: w.p. ≥ 1 − exp(−t²/(2Σb_i²))")],
     note="|ξ_i − E_{X_i} ξ_i| ≤ b_i: Σξ_i − Σ E_{X_i} ξ_i ≤ t w.p. ≥ 1 − exp(−t²/(2Σb_i²)).  CITED.")
 
 LEMMA_18 = Result(
     f"{K}:lem-18", "Tail bound of a sub-Gaussian variable", "Sec. 3, Lemma 18",
+    statement=[Step("statement", X_dev, "<=", t_dev, CIT,
+                    because="sub-Gaussian tail: w.p. ≥ 1 − exp(−t²/(2v²))")],
     note="X − μ ≤ t w.p. ≥ 1 − exp(−t²/(2v²)).  CITED.")
 
 LEMMA_19 = Result(

@@ -148,3 +148,8 @@ Bv = Q("Bv", DIMLESS, "b >= 0 in Young's inequality", "b", nonnegative=True)
 tch = Q("tch", DIMLESS, "t of Lemma 15 (Gaussian norm Chernoff)", "t", positive=True)
 Xsq = Q("Xsq", DIMLESS, "||X||_2^2 of Lemma 15 (X standard Gaussian in R^k)", r"\|X\|^2",
         nonnegative=True)
+mu_ = Q("mu_", DIMLESS, "mu = E[X] (Lemma 14)", r"\mu", positive=True)
+X_sum = Q("X_sum", DIMLESS, "X = sum_i X_i (Lemma 14)", "X", nonnegative=True)
+X_dev = Q("X_dev", DIMLESS, "X - E[X] (Lemmas 16-18) or sum xi_i - sum E xi_i", r"X-\mathbb E X",
+          real=True)
+t_dev = Q("t_dev", DIMLESS, "deviation t of Lemmas 16-18", "t", positive=True)
