@@ -17,6 +17,9 @@ conditions (``Min(c1, c2, …)``, each ``ci ≥ 0`` meaning satisfied).  The ora
    on boxes covering the whole closed range [lower, upper] (ends included, infinite
    interval values allowed), splitting boxes until every box's upper bound is < 0.
 
+Hypotheses in force that mention ``var`` are conditions on the witness: their slacks join
+the minimum (a witness must satisfy them too).
+
 Verdicts: REFUTED only with that certificate (the witness: the parameters, the best
 slack found and where); SUPPORTED when a good value was found at every point tried (the
 budget and the smallest best slack); UNCHECKED with the reason when the search found no
@@ -192,6 +195,13 @@ def exists_oracle(loc: Located, *, budget: int, seed: int) -> StepReport:
     var = syms[vname]
     lo_e, hi_e = sp.sympify(args.get("lower", "0")), sp.sympify(args.get("upper", "1"))
     slack = _slack_expr(st)
+    # hypotheses on the witness itself are conditions it must meet: part of the slack
+    on_var = [h.expr for h in loc.hypotheses if h.expr is not None and var in h.expr.free_symbols]
+    for h in on_var:
+        if not isinstance(h, sp.core.relational.Relational) or h.rel_op in ("==", "!="):
+            return StepReport(loc.id, st.eq, st.kind.value, Verdict.UNCHECKED, "oracle:exists",
+                              detail=f"a hypothesis on {vname} that is not an inequality: {h}")
+        slack = sp.Min(slack, (h.rhs - h.lhs) if h.rel_op in ("<=", "<") else (h.lhs - h.rhs))
     hyps = [h for h in loc.hypotheses if h.expr is None or var not in h.expr.free_symbols]
     others = (st.free_symbols | lo_e.free_symbols | hi_e.free_symbols) - {var}
     space = Space(SimpleNamespace(hypotheses=tuple(hyps), free_symbols=others))
