@@ -226,6 +226,21 @@ THEOREM_9 = Result(
         Step("t-exponent-above-1", EXP_T9, ">=", 1, SCA,
              given=[asm(sp.Le(alpha, ALPHA_T9), "0 ≤ α < (√73 − 7)/4")],
              because="the first choice of T is the larger one on its range (T ≍ n^{…} + n)"),
+        Step("t-first-condition",
+             ((2 - alpha) * (1 + alpha) / (2 * (1 - alpha) * (3 + alpha)) + 2 / (3 + alpha))
+             * 2 * (1 - alpha) / (1 + alpha), "=", EXP_T9, ALG, given=[asm(sp.Lt(alpha, 1))],
+             because="the smallest T with n^{(2−α)(1+α)/(2(1−α)(3+α))}/T^{(1+α)/(2(1−α))} = "
+                     "O(n^{−2/(3+α)}) is n^{(−α²−3α+6)/((1+α)(3+α))}"),
+        Step("t-second-condition",
+             ((1 + alpha) / ((1 - alpha) * (3 + alpha)) + (4 + alpha) * (1 + alpha) / (2 * (3 + alpha)))
+             * 2 * (1 - alpha) / (1 + alpha) ** 2, "=", EXP_T9, ALG, given=[asm(sp.Lt(alpha, 1))],
+             because="n^{(1+α)/((1−α)(3+α))}/T^{(1+α)²/(2(1−α))} = O(n^{−(4+α)(1+α)/(2(3+α))}) "
+                     "gives the same exponent"),
+        Step("t-third-condition",
+             ((2 + alpha - alpha ** 2) / (2 * (3 + alpha) * (1 - alpha)) + 1 / (3 + alpha))
+             * 2 * (1 - alpha) / (1 + alpha), "<=", EXP_T9, ALG,
+             given=[asm(sp.Lt(alpha, 1))],
+             because="the third condition needs a smaller power of n"),
         Step("eta-printed-stationary", sp.diff(F9, eta).subs(eta, ETA_9), "=", 0, ALG,
              given=[*GAMMA_OPEN, asm(sp.Lt(alpha, 1))],
              because="'taking the derivative of 1/(Tη) + T^{(1+α)/2}√(log(1/γ)/n) η^{(1+α)/2} w.r.t. η "
@@ -259,6 +274,10 @@ THEOREM_10 = Result(
              because="T ≍ n^{(2−α)/(1+α)} if α < 1/2, T ≍ n else: the exponent is 1 at α = 1/2"),
         Step("t-exponent-above-1", EXP_T10, ">=", 1, ALG,
              given=[asm(sp.Le(alpha, sp.Rational(1, 2)), "α < 1/2")]),
+        Step("t-condition", (1 / (2 * (1 - alpha)) + sp.Rational(1, 2)) * 2 * (1 - alpha) / (1 + alpha),
+             "=", EXP_T10, ALG, given=[asm(sp.Lt(alpha, 1))],
+             because="the smallest T with n^{1/(2(1−α))}/T^{(1+α)/(2(1−α))} = O(1/√n) is "
+                     "n^{(2−α)/(1+α)}"),
         Step("eta-stationary", sp.diff(F10, eta).subs(eta, ETA_10_STAR), "=", 0, ALG,
              given=GAMMA_OPEN,
              because="the derivative of (T log(n/δ)log(n)log(1/γ)/n + T√(d log(1/δ))log(n/δ)"
