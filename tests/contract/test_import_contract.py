@@ -37,18 +37,15 @@ def _imports(path: Path) -> list[str]:
     return out
 
 
+#: generic problem-class identifiers that collide with a paper key (the class ``Holder`` of
+#: theory.classes, Hölder smoothness, vs the paper key of the Hölder-smooth DP-SGD paper):
+#: the capitalised identifier used as code (``Holder(``, ``Holder,``, ``Holder)``) is
+#: tolerated; the lowercase key in strings, docstrings or comments still fails.
+_GENERIC_CLASS = re.compile(r"(?<![\w-])Holder(?=\s*[(),\]])")
+
+
 def _engine_modules():
     return [p for p in _modules("checks") if "papers" not in p.relative_to(ROOT / "checks").parts]
-
-
-def _generic_names() -> set[str]:
-    """Names of the generic vocabulary (problem classes, mechanisms, metrics): a class
-    ``Holder`` is Hölder smoothness, not a mention of a paper whose key is ``holder``."""
-    import inspect
-
-    from theory import classes, mechanisms, metrics
-    return {n for mod in (classes, mechanisms, metrics)
-            for n, o in vars(mod).items() if inspect.isclass(o) or n.isupper()}
 
 
 def _paper_words() -> set[str]:
@@ -67,10 +64,7 @@ def test_there_is_something_to_check():
 def test_engine_module_knows_no_paper(path):
     bad = [m for m in _imports(path) if m == "theory.papers" or m.startswith("theory.papers.")]
     assert not bad, f"{path.relative_to(ROOT)} imports {bad}"
-    text = path.read_text(encoding="utf-8")
-    for name in _generic_names():
-        text = re.sub(rf"\b{re.escape(name)}\b", " ", text)
-    text = text.lower()
+    text = _GENERIC_CLASS.sub("", path.read_text(encoding="utf-8")).lower()
     named = sorted(w for w in _paper_words() if re.search(rf"(?<![\w-]){re.escape(w)}(?![\w])",
                                                             text))
     assert not named, f"{path.relative_to(ROOT)} names paper(s) {named}"
@@ -88,8 +82,11 @@ def test_paper_packages_hold_declarations_only(path):
     assert not bad, f"{path.relative_to(ROOT)} imports {bad}"
 
 
-def test_generic_class_names_are_not_paper_names():
-    assert "Holder" in _generic_names() and "LSmooth" in _generic_names()
+def test_the_generic_class_is_tolerated_but_the_key_is_not():
+    assert _GENERIC_CLASS.sub("", "from theory.classes import Convex, Holder, Lipschitz\n"
+                              "classes = (LSmooth, Holder)\nHolder(nu, L)") .lower().count(
+        "holder") == 0
+    assert "holder" in _GENERIC_CLASS.sub("", "paper 'holder' and a Holder smooth loss").lower()
 
 
 def test_a_planted_violation_is_caught(tmp_path):
