@@ -30,13 +30,15 @@ def test_linear_canary_outputs_json_csv_png(tmp_path, capsys):
     assert "linear-canary" in capsys.readouterr().out
 
 
-def test_dc_scenario_uses_grid_and_saturates(tmp_path):
+def test_dc_scenario_uses_certified_accountant_and_saturates(tmp_path):
     rc = main(["--scenario", "linear-canary-dc", "--D", "0.5", "--alpha", "2", "--T", "40",
                "--points", "4", "--grid", "256", "--eta", "0.5", "--format", "json",
                "--out", str(tmp_path)])
     assert rc == 0
     out = json.loads((tmp_path / "exact.json").read_text())
-    assert out["exact_method"].startswith("grid")
+    assert out["exact_method"].startswith("certified")
+    assert all(r["exact_error"] is not None and r["exact_error"] < 0.05 * r["exact_max"]
+               for r in out["rows"])
     last = out["rows"][-1]
     assert last["exact_max"] < last["composition"]
 
