@@ -555,14 +555,14 @@ def discrete_rdp(P: Law, Q: Law, alpha: float, floor: float = 1e-13) -> tuple[Bo
 
 @dataclass
 class GridResult:
-    """Exact last-iterate divergence from the grid accountant, both orders."""
+    """Last-iterate divergence, both orders: certified_rdp/curve (or the uncertified fft_*)."""
 
     scenario: str
     alpha: float
     T: int
     forward: float          # D_α(θ_T(D') ‖ θ_T(D))  ("add")
     backward: float         # D_α(θ_T(D) ‖ θ_T(D'))  ("remove")
-    error: float            # |value(G) − value(G/2)| of the max order (refinement)
+    error: float            # certified_*: bound on |value − truth|; fft_*: refinement or NaN
     grid: int
     lost_mass: float
     left_out_mass: float
