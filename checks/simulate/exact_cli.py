@@ -15,8 +15,13 @@ For T = 1..T (a log-spaced subset when T is large) it computes
   with an admissible interval inside (0, 1) (an analysis parameter such as a split β) is
   set by ``--set NAME=VALUE`` or, by default, chosen to minimise the bound; a bound with a
   parameter left over is not shown, and one whose hypotheses fail at a point is left blank;
-* **exact last iterate**: D_α(θ_T(D') ‖ θ_T(D)) and the reverse, max of both orders —
-  in closed form for the linear canary without projection, else by the grid accountant.
+* **exact last iterate**: D_α(θ_T(D') ‖ θ_T(D)) and the reverse, max of both orders,
+  with a certified error (``exact_error``, printed as ±): the Gaussian mixture for the
+  linear canary without projection, the log-domain accountant
+  (:func:`~checks.truth.scenarios.certified_curve`) on a bounded domain.  A row whose
+  error bound is too large is left blank and a one-line note on stderr says why (raise
+  ``--grid``); an unprojected non-linear scenario, for which no certified value exists,
+  is a one-line error (exit 2).
 
 It prints a table (rich), and with ``--out DIR`` writes ``exact.png`` (matplotlib, Agg),
 ``exact.json`` and ``exact.csv``.  Exit codes: 0 ok, 2 usage error.
@@ -33,7 +38,7 @@ import sys
 import numpy as np
 
 from checks.truth.divergences import sgm_rdp
-from checks.truth.scenarios import SCENARIOS, last_iterate_curve, linear_canary_exact, make
+from checks.truth.scenarios import SCENARIOS, last_iterate_curve, make
 
 EXIT_OK, EXIT_USAGE = 0, 2
 
@@ -68,7 +73,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--results", default=None, metavar="PREFIX",
                    help="show only bounds of results whose id starts with PREFIX "
                         "(e.g. a paper key); default: every registered bound that applies")
-    p.add_argument("--grid", type=int, default=1024, help="grid cells of the accountant")
+    p.add_argument("--grid", type=int, default=512,
+                   help="cells of the domain for the bounded-domain accountant, 16..4096 "
+                        "(default 512; cost ∝ grid² · T)")
     p.add_argument("--points", type=int, default=25, help="number of T values (default 25)")
     p.add_argument("--out", default=None, help="directory for exact.png/.json/.csv")
     p.add_argument("--format", choices=("table", "json"), default="table")
@@ -125,22 +132,18 @@ def compute(args) -> dict:
         got = _assign(bd, scen, sets)
         if got is not None:
             bounds.append((label, bd, got[0], got[1]))
-    closed = (s.algorithm == "DPSGD-GC" and s.canary.constant_grad is not None
-              and all(l.constant_grad == 0.0 for _, l in s.groups))
-    if closed:
-        exact = []
-        for T in Ts:
-            d = linear_canary_exact(s, args.alpha, T)
-            exact.append((d.forward, d.backward))
-        method = "closed form (Gaussian mixture)"
-    else:
-        res = last_iterate_curve(s, args.alpha, Ts, G=args.grid)
-        exact = [(r.forward, r.backward) for r in res]
-        method = f"grid accountant, G={args.grid}"
+    res = last_iterate_curve(s, args.alpha, Ts, G=args.grid, strict=False)
+    method = ("closed form (Gaussian mixture)" if s.domain is None else
+              f"certified log-domain accountant, G={args.grid}")
+    refused = [r for r in res if r.refused]
     rows = []
-    for T, (f, bk) in zip(Ts, exact):
-        row = {"T": T, "composition": T * sgm, "exact_forward": f, "exact_backward": bk,
-               "exact_max": max(f, bk)}
+    for T, r in zip(Ts, res):
+        ok = not r.refused
+        row = {"T": T, "composition": T * sgm,
+               "exact_forward": r.forward if ok else None,
+               "exact_backward": r.backward if ok else None,
+               "exact_max": r.max if ok else None,
+               "exact_error": r.error if ok else None}
         for label, bd, vals, free in bounds:
             t_name = bd.mechanism.T.name if hasattr(bd.mechanism.T, "name") else "T"
             row[label] = _bound_value(bd, dict(vals, **{t_name: T}), free)
@@ -150,6 +153,7 @@ def compute(args) -> dict:
                        "sigma_dp": s.sigma_dp, "T": s.T, "D": s.D, "L": L,
                        "set": sets, "noise_multiplier": nm},
             "assumptions": list(s.assumptions), "exact_method": method,
+            "refused": [{"T": r.T, "reason": r.refused} for r in refused],
             "composition_method": "T · sgm_rdp(b/n, bσ_DP/C, α, max)",
             "bounds": [b[0] for b in bounds], "rows": rows}
 
@@ -159,8 +163,9 @@ def _print_table(out: dict) -> None:
     from rich.table import Table
     tb = Table(title=f"ε(T) at α={out['alpha']:g} — {out['scenario']} ({out['algorithm']}); "
                      f"exact: {out['exact_method']}")
-    cols = ["T", "composition", "exact_max", "exact_forward", "exact_backward"] + out["bounds"]
-    heads = {"composition": "composition", "exact_max": "exact (max)",
+    cols = (["T", "composition", "exact_max", "exact_error", "exact_forward",
+             "exact_backward"] + out["bounds"])
+    heads = {"composition": "composition", "exact_max": "exact (max)", "exact_error": "±",
              "exact_forward": "add", "exact_backward": "remove"}
     for c in cols:
         tb.add_column(heads.get(c, c.split(":", 1)[-1]), justify="right")
@@ -199,7 +204,8 @@ def _write(out: dict, d: str) -> list[str]:
     fig, ax = plt.subplots(figsize=(7, 4.5))
     ax.plot(Ts, [r["composition"] for r in out["rows"]], "k--",
             label="composition (all iterates, SGM)")
-    ax.plot(Ts, [r["exact_max"] for r in out["rows"]], "C0-", lw=2,
+    ax.plot(Ts, [math.nan if r["exact_max"] is None else r["exact_max"]
+                 for r in out["rows"]], "C0-", lw=2,
             label="exact last iterate (max of both orders)")
     for i, label in enumerate(out["bounds"]):
         ys = [r[label] for r in out["rows"]]
@@ -229,6 +235,11 @@ def main(argv: list[str]) -> int:
     except ValueError as exc:
         print(f"dpcheck simulate exact: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    if out["refused"]:
+        r0 = out["refused"][0]
+        print(f"dpcheck simulate exact: {len(out['refused'])} of {len(out['rows'])} exact "
+              f"values left blank (no certified value; first at T = {r0['T']}: "
+              f"{r0['reason']})", file=sys.stderr)
     if args.format == "json":
         print(json.dumps(out, indent=2, default=lambda x: None if x != x else x))
     else:

@@ -10,8 +10,8 @@ statement assumes — both orders of the adjacent pair, with a certified error:
 * (ε, δ) statements: ``forward``/``backward`` are the exact δ(ε) of the privacy
   profile in each order, at the statement's ε.
 
-``error`` bounds |truth − value| for both numbers (0 for closed forms evaluated in
-double precision, whose relative error is far below any decision margin we use).  The
+``error`` bounds |truth − value| for both numbers (a few ulps relative for closed forms
+evaluated in double precision, never a bare 0 for a quadrature).  The
 statement checker decides VIOLATED only when ``max − error`` exceeds the bound beyond
 its own confirmation at high precision, and HOLDS only when ``max + error`` does not.
 """

@@ -13,15 +13,20 @@ Neighbouring datasets: D' = D ∪ {canary}.  Both
 orders are computed: ``forward = D_α(θ_T(D') ‖ θ_T(D))`` ("add"), ``backward =
 D_α(θ_T(D) ‖ θ_T(D'))`` ("remove").
 
-The grid accountant (:func:`last_iterate_rdp`) evolves the exact 1-D law of θ_t on both
-datasets: the non-canary examples form groups of identical examples, so by
-exchangeability the Poisson batch is a mixture over the *number* drawn from each group
-(binomial weights, truncated at tail mass 1e-12 — polynomial cost); the gradient step is
-a push-forward on the grid (exact shifts folded into the noise kernel when every gradient
-is constant, linear interpolation otherwise); the Gaussian noise is a convolution with
-exact cell masses of N(s, η²σ²) (by FFT); projection moves the mass outside K to point
-masses at its ends.  D_α is then evaluated on the resulting discrete laws (cells plus
-atoms), and the discretisation error is estimated by refinement (grid G vs G/2).
+The accountant (:func:`last_iterate_rdp` = :func:`certified_rdp`, and
+:func:`last_iterate_curve` = :func:`certified_curve`) returns a value only with an error
+it can stand behind: the exact Gaussian mixture for the unprojected linear canary
+(:func:`linear_canary_exact`); for DPSGD-DC the law of θ_t on K (G cells + the two end
+atoms) evolved in log masses by a dense log-sum-exp (nothing floored or truncated), the
+error being a round-off bound plus a G vs G/2 refinement term (see :func:`certified_rdp`
+for exactly what is and is not proved); an :class:`AccountantError` otherwise.  The
+batch is a mixture over the *number* of examples drawn from each group of identical
+examples (exchangeability; binomial weights truncated at tail mass 1e-12).
+
+:func:`fft_rdp` / :func:`fft_curve` (the FFT grid: push-forward on a window, FFT
+convolution, cells below 1e-13 of the largest mass dropped) are fast but UNCERTIFIED —
+they under-report at large orders (issue 16) — and are kept for benchmarks and for
+exploring scenarios the certified path refuses.
 """
 from __future__ import annotations
 
@@ -550,18 +555,19 @@ def discrete_rdp(P: Law, Q: Law, alpha: float, floor: float = 1e-13) -> tuple[Bo
 
 @dataclass
 class GridResult:
-    """Exact last-iterate divergence from the grid accountant, both orders."""
+    """Last-iterate divergence, both orders: certified_rdp/curve (or the uncertified fft_*)."""
 
     scenario: str
     alpha: float
     T: int
     forward: float          # D_α(θ_T(D') ‖ θ_T(D))  ("add")
     backward: float         # D_α(θ_T(D) ‖ θ_T(D'))  ("remove")
-    error: float            # |value(G) − value(G/2)| of the max order (refinement)
+    error: float            # certified_*: bound on |value − truth|; fft_*: refinement or NaN
     grid: int
     lost_mass: float
     left_out_mass: float
     seconds: float
+    refused: str = ""       # certified_curve(strict=False): why this row has no value
 
     @property
     def max(self) -> float:
@@ -573,13 +579,15 @@ class GridResult:
         return d
 
 
-def last_iterate_rdp(s: Scenario, alpha, *, G: int = 2048, T: int | None = None,
-                     refine: bool = True) -> GridResult:
-    """The Rényi divergence of the last iterate θ_T between D' = D ∪ {canary} and D, in
-    both orders, from the FFT grid.  NOT certified (issue 16): FFT round-off and the
-    1e-13 floor of :func:`discrete_rdp` erase the far tail, so at large orders the value
-    can be far below the truth while ``error`` (a G vs G/2 refinement) stays tiny.  Use
-    :func:`certified_rdp` wherever a value is compared with a bound."""
+def fft_rdp(s: Scenario, alpha, *, G: int = 2048, T: int | None = None,
+            refine: bool = True) -> GridResult:
+    """UNCERTIFIED FFT-grid estimate of the last-iterate Rényi divergence, both orders —
+    kept for speed comparisons (``benchmarks/bench_divergences.py``) and for exploring
+    non-linear unprojected scenarios, never for a value compared with a bound.  FFT
+    round-off and the 1e-13 floor of :func:`discrete_rdp` erase the far tail, so at large
+    orders the value can be far below the truth while ``error`` (a G vs G/2 refinement)
+    stays tiny (issue 16: D_64 = 0.00116 reported for a true 3.32).  Use
+    :func:`last_iterate_rdp` / :func:`certified_rdp`."""
     a = _check_alpha(alpha)
     t0 = time.perf_counter()
     T = _check_T(s.T if T is None else T, MAX_T_GRID)
@@ -598,9 +606,9 @@ def last_iterate_rdp(s: Scenario, alpha, *, G: int = 2048, T: int | None = None,
                       max(P.lost, Q.lost), left, time.perf_counter() - t0)
 
 
-def last_iterate_curve(s: Scenario, alpha, Ts, *, G: int = 1024) -> list[GridResult]:
-    """Last-iterate divergence at several T from one pass of the accountant (grid G, no
-    refinement; the error column is NaN)."""
+def fft_curve(s: Scenario, alpha, Ts, *, G: int = 1024) -> list[GridResult]:
+    """UNCERTIFIED FFT-grid estimates at several T from one pass (no refinement; the
+    error column is NaN); see :func:`fft_rdp`.  Use :func:`last_iterate_curve`."""
     a = _check_alpha(alpha)
     Ts = sorted({int(t) for t in Ts})
     if not Ts or Ts[0] < 1:
@@ -615,6 +623,30 @@ def last_iterate_curve(s: Scenario, alpha, Ts, *, G: int = 1024) -> list[GridRes
             out.append(GridResult(s.name, a, t, div.forward, div.backward, math.nan, G,
                                   max(P.lost, Q.lost), left, time.perf_counter() - t0))
     return out
+
+
+def last_iterate_rdp(s: Scenario, alpha, *, G: int = 512, T: int | None = None,
+                     refine: bool = True) -> GridResult:
+    """The Rényi divergence of the last iterate θ_T between D' = D ∪ {canary} and D, in
+    both orders, with an error it can stand behind — or :class:`AccountantError`.
+
+    This is :func:`certified_rdp` (issue 16; the FFT grid that used to answer here
+    under-reported the far tail at large orders and is now :func:`fft_rdp`, uncertified):
+    the exact Gaussian mixture for the unprojected linear canary, the log-domain dense
+    accountant on K for DPSGD-DC (``G`` in [16, 4096] cells of K; ``error`` includes the
+    G vs G/2 refinement), and AccountantError for unprojected non-linear scenarios (no
+    bound on the escaped tail).  ``refine`` is accepted for compatibility and ignored:
+    the error is always computed."""
+    del refine
+    return certified_rdp(s, alpha, G=G, T=T)
+
+
+def last_iterate_curve(s: Scenario, alpha, Ts, *, G: int = 512,
+                       strict: bool = True) -> list[GridResult]:
+    """:func:`last_iterate_rdp` at several T from one pass (:func:`certified_curve`):
+    every row carries its certified ``error``; a row that cannot raises AccountantError
+    (``strict``) or comes back refused (NaN value, infinite error, ``refused`` says why)."""
+    return certified_curve(s, alpha, Ts, G=G, strict=strict)
 
 
 # --------------------------------------------------------------------------------------
@@ -648,14 +680,15 @@ def _lse(x: np.ndarray, axis=None):
     return logsumexp(x, axis=axis)
 
 
-def _log_evolve_dc(s: Scenario, with_canary: bool, G: int, T: int):
-    """Log masses of θ_T for DPSGD-DC on K split into G cells, plus the two end atoms.
+def _log_evolve_dc_iter(s: Scenario, with_canary: bool, G: int, T: int):
+    """Yield ``(t, log masses of θ_t, Lmax)`` for t = 1..T, DPSGD-DC on K split into G
+    cells plus the two end atoms (the last two entries).
 
-    Returns ``(log_cells, log_atom_lo, log_atom_hi, Lmax)``.  Every step is a dense
-    log-sum-exp over all sources (cells at their centres, atoms at K's ends) of the exact
-    log masses of N(x + drift, τ²) on each target cell; the mass below/above K goes to the
-    atoms exactly (log_ndtr) — no window, no kernel truncation, no floor, no FFT: the tail
-    is represented down to exp(−1e308).  ``Lmax`` bounds |log term| for the round-off bound."""
+    Every step is a dense log-sum-exp over all sources (cells at their centres, atoms at
+    K's ends) of the exact log masses of N(x + drift, τ²) on each target cell; the mass
+    below/above K goes to the atoms exactly (log_ndtr) — no window, no kernel truncation,
+    no floor, no FFT: the tail is represented down to exp(−1e308).  ``Lmax`` bounds
+    |log term| for the round-off bound."""
     lo, hi = s.domain
     h = (hi - lo) / G
     tau = s.eta * s.sigma_dp
@@ -667,16 +700,26 @@ def _log_evolve_dc(s: Scenario, with_canary: bool, G: int, T: int):
     K = np.full((G + 2, G + 2), -np.inf)
     for w, dr, _, _ in comps:
         m = src + dr                                            # (G+2,)
-        za = (edges[None, :-1] - m[:, None]) / tau
-        zb = (edges[None, 1:] - m[:, None]) / tau
         part = np.empty((G + 2, G + 2))
-        part[:, :G] = _log_cell(za, zb)
+        if np.all(dr == dr[0]):
+            # a constant drift (linear losses): the cell-to-cell block is Toeplitz, so the
+            # 2G − 1 distinct log masses are computed once (edges_j − c_i = h(j − i − ½))
+            d = np.arange(-(G - 1), G)
+            za = (h * (d - 0.5) - dr[0]) / tau
+            lc = _log_cell(za, za + h / tau)
+            ii = np.arange(G)
+            part[:G, :G] = lc[(ii[None, :] - ii[:, None]) + (G - 1)]
+            part[G:, :G] = _log_cell((edges[None, :-1] - m[G:, None]) / tau,
+                                     (edges[None, 1:] - m[G:, None]) / tau)
+        else:
+            za = (edges[None, :-1] - m[:, None]) / tau
+            zb = (edges[None, 1:] - m[:, None]) / tau
+            part[:, :G] = _log_cell(za, zb)
         part[:, G] = log_ndtr((lo - m) / tau)
         part[:, G + 1] = log_ndtr((m - hi) / tau)
         K = np.logaddexp(K, math.log(w) + part)
     Lmax = float(np.max(np.abs(K[np.isfinite(K)])))
     # start: a point mass at θ0 (exact drift at θ0)
-    lp = np.full(G + 2, -np.inf)
     first = np.full(G + 2, -np.inf)
     for w, dr, _, _ in _merged(s, with_canary, np.array([s.theta0])):
         m = s.theta0 + float(dr[0])
@@ -686,9 +729,98 @@ def _log_evolve_dc(s: Scenario, with_canary: bool, G: int, T: int):
         part[G + 1] = log_ndtr((m - hi) / tau)
         first = np.logaddexp(first, math.log(w) + part)
     lp = first
-    for _ in range(T - 1):
+    yield 1, lp, Lmax
+    for t in range(2, T + 1):
         lp = _lse(lp[:, None] + K, axis=0)
-    return lp, Lmax
+        yield t, lp, Lmax
+
+
+def _log_evolve_dc(s: Scenario, with_canary: bool, G: int, T: int):
+    """``(log masses of θ_T, Lmax)``; see :func:`_log_evolve_dc_iter`."""
+    out = None
+    for _, lp, Lmax in _log_evolve_dc_iter(s, with_canary, G, T):
+        out = (lp, Lmax)
+    return out
+
+
+def _log_rdp_terms(lp, lq, Lp, Lq, a: float, t: int, Gx: int):
+    """(forward, backward, round-off bound, mass defect) of two log-mass vectors after
+    ``t`` steps on ``Gx`` cells (see :func:`certified_rdp` for the round-off bound)."""
+    tot = max(abs(float(np.expm1(_lse(lp)))), abs(float(np.expm1(_lse(lq)))))
+    f_terms = a * lp + (1 - a) * lq
+    b_terms = a * lq + (1 - a) * lp
+    fw = float(_lse(f_terms)) / (a - 1)
+    bw = float(_lse(b_terms)) / (a - 1)
+    delta = t * (4 * _U * max(Lp, Lq) + 2 * _U * (Gx + 2))
+    tmax = float(max(np.max(np.abs(f_terms[np.isfinite(f_terms)])),
+                     np.max(np.abs(b_terms[np.isfinite(b_terms)]))))
+    rnd = (2 * a - 1) * delta / (a - 1) + (2 * _U * tmax + 2 * _U * (Gx + 2)) / (a - 1)
+    return fw, bw, rnd, tot
+
+
+def _certify(s: Scenario, a: float, T: int, G: int, fine, coarse, rel_tol: float,
+             t0: float) -> "GridResult":
+    """The GridResult of one (G, G/2) pair of evaluations, or AccountantError."""
+    fw, bw, rnd, tot = fine
+    fw2, bw2, rnd2, _ = coarse
+    disc = 2 * max(abs(fw - fw2), abs(bw - bw2))
+    err = disc + rnd + rnd2
+    if not all(math.isfinite(x) for x in (fw, bw, err)):
+        raise AccountantError(f"non-finite divergence or error (forward {fw}, backward {bw})")
+    if tot > 1e-9:
+        raise AccountantError(f"mass defect {tot:.3g}: the laws are not conserved")
+    if err > rel_tol * max(fw, bw, 1e-6):
+        raise AccountantError(
+            f"certified error {err:.3g} exceeds {rel_tol:g}·value (D_α ≈ {max(fw, bw):.6g}, "
+            f"α = {a:g}, T = {T}, G = {G}): refine the grid; no value returned")
+    return GridResult(s.name, a, T, fw, bw, err, int(G), 0.0, 0.0, time.perf_counter() - t0)
+
+
+def _check_cert_G(G) -> int:
+    if isinstance(G, bool) or not isinstance(G, (int, np.integer)) or not 16 <= G <= 4096:
+        raise ValueError(f"G must be an integer in [16, 4096], got {G!r}")
+    return int(G)
+
+
+def _exact_gc(s: Scenario, a: float, T: int, t0: float) -> "GridResult":
+    try:
+        d = linear_canary_exact(s, a, T)
+    except ValueError as e:
+        raise AccountantError(f"no certified accountant for {s.name} without a domain "
+                              f"(non-linear losses: the escaped tail has an unbounded "
+                              f"likelihood ratio): {e}") from None
+    return GridResult(s.name, a, T, d.forward, d.backward, 1e-9 * max(1.0, d.max), 0,
+                      0.0, 0.0, time.perf_counter() - t0)
+
+
+def certified_curve(s: Scenario, alpha, Ts, *, G: int = 512, rel_tol: float = 0.05,
+                    strict: bool = True) -> list["GridResult"]:
+    """:func:`certified_rdp` at several T from one pass (G and G/2 evolved together).
+    ``strict``: raise :class:`AccountantError` at the first T whose bound is too large;
+    else that row has NaN values, an infinite error and the reason in ``refused``."""
+    a = _check_alpha(alpha)
+    Ts = sorted({_check_T(int(t), MAX_T_GRID) for t in Ts})
+    if not Ts:
+        raise ValueError("Ts must be a non-empty list of integers >= 1")
+    G = _check_cert_G(G)
+    t0 = time.perf_counter()
+    if s.domain is None:
+        return [_exact_gc(s, a, t, t0) for t in Ts]
+    want = set(Ts)
+    out = []
+    its = [_log_evolve_dc_iter(s, wc, Gx, Ts[-1]) for Gx in (G, G // 2) for wc in (True, False)]
+    for (t, lp, Lp), (_, lq, Lq), (_, lp2, Lp2), (_, lq2, Lq2) in zip(*its):
+        if t in want:
+            try:
+                out.append(_certify(s, a, t, G, _log_rdp_terms(lp, lq, Lp, Lq, a, t, G),
+                                    _log_rdp_terms(lp2, lq2, Lp2, Lq2, a, t, G // 2),
+                                    rel_tol, t0))
+            except AccountantError as e:
+                if strict:
+                    raise
+                out.append(GridResult(s.name, a, t, math.nan, math.nan, math.inf, G, 0.0,
+                                      0.0, time.perf_counter() - t0, str(e)))
+    return out
 
 
 def certified_rdp(s: Scenario, alpha, *, G: int = 512, T: int | None = None,
@@ -712,49 +844,25 @@ def certified_rdp(s: Scenario, alpha, *, G: int = 512, T: int | None = None,
           orders of |value(G) − value(G/2)|.  This term is a refinement *estimate* with a
           safety factor 2 (the observed convergence is second order, for which the true
           error is ≈ |Δ|/3), not a proof; it is the only uncertified part.
+
+      What is proved and what is not.  Proved (up to the correctness of log_ndtr and
+      log-sum-exp to a few ulps): no mass is dropped, floored or truncated (every
+      tail, however small, is carried and the total is checked), the atoms get the exact
+      pre-projection tail masses of the discretised law, and the round-off term bounds
+      the floating-point error of the value *of the discrete laws*.  Not proved: that the
+      discrete laws' D_α is within the refinement term of the continuous D_α — the
+      G-cell law moves each cell's mass to its centre before the next step, and the
+      reported 2|Δ(G, G/2)| assumes monotone (second-order) convergence.  A bracket
+      (lower/upper mass vectors from the min/max of the kernel over each source cell,
+      then bounds on D_α in both orders) would make it a proof; it is not built yet.
+      Evidence instead: tests/checks/test_accountant_certified.py (T = 1, mpmath) and
+      tests/checks/test_accountant_projected.py (T = 2, 3, an independent Nyström
+      oracle; q up to 0.5, α up to 64) find every returned value within its error.
       Where the bound exceeds ``rel_tol``·max(value, 1e-6) an :class:`AccountantError` is
       raised instead of returning a number.
     * anything else (DPSGD-GC with non-linear losses): the window's escaped tail has an
       unbounded likelihood ratio, so no bound can be given: :class:`AccountantError`."""
     a = _check_alpha(alpha)
-    t0 = time.perf_counter()
     T = _check_T(s.T if T is None else T, MAX_T_GRID)
-    if isinstance(G, bool) or not isinstance(G, (int, np.integer)) or not 16 <= G <= 4096:
-        raise ValueError(f"G must be an integer in [16, 4096], got {G!r}")
-    if s.domain is None:
-        try:
-            d = linear_canary_exact(s, a, T)
-        except ValueError as e:
-            raise AccountantError(f"no certified accountant for {s.name} without a domain "
-                                  f"(non-linear losses: the escaped tail has an unbounded "
-                                  f"likelihood ratio): {e}") from None
-        return GridResult(s.name, a, T, d.forward, d.backward, 1e-9 * max(1.0, d.max), 0,
-                          0.0, 0.0, time.perf_counter() - t0)
-
-    def both(Gx):
-        lp, Lp = _log_evolve_dc(s, True, Gx, T)
-        lq, Lq = _log_evolve_dc(s, False, Gx, T)
-        tot = max(abs(float(np.expm1(_lse(lp)))), abs(float(np.expm1(_lse(lq)))))
-        f_terms = a * lp + (1 - a) * lq
-        b_terms = a * lq + (1 - a) * lp
-        fw = float(_lse(f_terms)) / (a - 1)
-        bw = float(_lse(b_terms)) / (a - 1)
-        delta = T * (4 * _U * max(Lp, Lq) + 2 * _U * (Gx + 2))
-        tmax = float(max(np.max(np.abs(f_terms[np.isfinite(f_terms)])),
-                         np.max(np.abs(b_terms[np.isfinite(b_terms)]))))
-        rnd = (2 * a - 1) * delta / (a - 1) + (2 * _U * tmax + 2 * _U * (Gx + 2)) / (a - 1)
-        return fw, bw, rnd, tot
-
-    fw, bw, rnd, tot = both(int(G))
-    fw2, bw2, rnd2, _ = both(int(G) // 2)
-    disc = 2 * max(abs(fw - fw2), abs(bw - bw2))
-    err = disc + rnd + rnd2
-    if not all(math.isfinite(x) for x in (fw, bw, err)):
-        raise AccountantError(f"non-finite divergence or error (forward {fw}, backward {bw})")
-    if tot > 1e-9:
-        raise AccountantError(f"mass defect {tot:.3g}: the laws are not conserved")
-    if err > rel_tol * max(fw, bw, 1e-6):
-        raise AccountantError(
-            f"certified error {err:.3g} exceeds {rel_tol:g}·value (D_α ≈ {max(fw, bw):.6g}, "
-            f"α = {a:g}, T = {T}, G = {G}): refine the grid; no value returned")
-    return GridResult(s.name, a, T, fw, bw, err, int(G), 0.0, 0.0, time.perf_counter() - t0)
+    G = _check_cert_G(G)
+    return certified_curve(s, a, [T], G=G, rel_tol=rel_tol)[0]

@@ -21,7 +21,11 @@ that the truth does not depend on (an analysis parameter such as a noise split �
 then minimised over their admissible range: the claim is for every admissible value.
 VIOLATED only when the certified lower value of the truth exceeds the bound, re-checked
 at high precision (the provider's ``precise`` truth at 50 digits against the bound at 50
-digits); the witness names both orders and which of them exceed the bound.
+digits); the witness names both orders and which of them exceed the bound.  A scenario
+counts for HOLDS only where truth + error ≤ bound: one whose truth ± error straddles
+the bound is *undecided* (counted in the detail); a statement with no decided scenario,
+or whose largest certified ratio is not confirmed at high precision, is NOT-TESTED
+("UNDECIDED"), never HOLDS-ON-SCENARIOS.
 
 **O-forms** ("is there a constant?").  The ratio truth/expression is followed along
 paths that move **every** parameter toward **both** ends of its admissible range (×10
@@ -346,7 +350,8 @@ class _Evaluator:
     def __init__(self, stmt, prov, space: Space):
         from checks.cache import fingerprint
         self.stmt, self.prov, self.space = stmt, prov, space
-        self.stats = {"evaluated": 0, "not_member": 0, "unavailable": 0, "rejected": 0}
+        self.stats = {"evaluated": 0, "not_member": 0, "unavailable": 0, "rejected": 0,
+                      "undecided": 0}
         self.not_member_reason = ""
         self.tsyms = _truth_symbols(stmt)
         self.tkey = (prov.name, fingerprint((stmt.mechanism, getattr(stmt, "order", None),
@@ -399,6 +404,9 @@ class _Evaluator:
             self.last_unavailable = f"truth not finite ({tr.lower!r})"
             return None
         self.stats["evaluated"] += 1
+        if tr.lower <= bval < tr.upper:
+            # truth ± error straddles the bound: this scenario decides nothing
+            self.stats["undecided"] += 1
         return tr, bval, ratio
 
 
@@ -485,8 +493,9 @@ def search_bound(stmt, prov, *, budget: int, seed: int, confirm: bool = True) ->
             best.update(v=v, b=b, ratio=r)
     ratio = best["ratio"]
     budget_txt = (f"{ev.stats['evaluated']} admissible scenarios ({ev.stats['not_member']} not "
-                  f"in every class, {ev.stats['unavailable']} out of the provider's reach; cap "
-                  f"{n_ex} random + anchors + targeted)")
+                  f"in every class, {ev.stats['unavailable']} out of the provider's reach, "
+                  f"{ev.stats['undecided']} undecided (truth ± error straddles the bound); "
+                  f"cap {n_ex} random + anchors + targeted)")
     head = f"bound {stmt.label} ({prov.name})"
     if ratio > 1 and confirm:
         ok, txt, tr = _confirm(stmt, prov, best["v"], best["tr"])
@@ -502,10 +511,20 @@ def search_bound(stmt, prov, *, budget: int, seed: int, confirm: bool = True) ->
                            witness=_witness(best["v"], tr, best["b"], stmt),
                            detail=f"{head}: VIOLATED, truth/bound = {tr.lower / best['b']:.6g} "
                                   f"({txt}); {budget_txt}", samples=ev.stats["evaluated"])
-        head += f": the largest ratio {ratio:.6g} was not confirmed ({txt})"
-        return Outcome(stmt.label, ratio=ratio, witness=_witness(best["v"], best["tr"],
-                                                                 best["b"], stmt),
+        # the certified lower truth exceeds the bound but the precise re-check does not
+        # confirm it: neither VIOLATED nor HOLDS — the statement is undecided here
+        head += (f": UNDECIDED — the largest ratio {ratio:.6g} was not confirmed ({txt}); "
+                 "reported as not tested")
+        return Outcome(stmt.label, ratio=ratio, tested=False,
+                       witness=_witness(best["v"], best["tr"], best["b"], stmt),
                        detail=f"{head}; {budget_txt}", samples=ev.stats["evaluated"])
+    if ev.stats["undecided"] >= ev.stats["evaluated"]:
+        # HOLDS needs truth + error <= bound somewhere: every scenario straddled the bound
+        return Outcome(stmt.label, ratio=ratio, tested=False,
+                       witness=_witness(best["v"], best["tr"], best["b"], stmt),
+                       detail=f"{head}: UNDECIDED — at every evaluated scenario the truth's "
+                              f"error interval contains the bound (not tested); {budget_txt}",
+                       samples=ev.stats["evaluated"])
     return Outcome(stmt.label, ratio=ratio,
                    witness=_witness(best["v"], best["tr"], best["b"], stmt),
                    detail=f"{head}: holds on scenarios, tightest truth/bound = {ratio:.6g}; "

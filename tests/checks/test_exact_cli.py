@@ -30,13 +30,15 @@ def test_linear_canary_outputs_json_csv_png(tmp_path, capsys):
     assert "linear-canary" in capsys.readouterr().out
 
 
-def test_dc_scenario_uses_grid_and_saturates(tmp_path):
+def test_dc_scenario_uses_certified_accountant_and_saturates(tmp_path):
     rc = main(["--scenario", "linear-canary-dc", "--D", "0.5", "--alpha", "2", "--T", "40",
                "--points", "4", "--grid", "256", "--eta", "0.5", "--format", "json",
                "--out", str(tmp_path)])
     assert rc == 0
     out = json.loads((tmp_path / "exact.json").read_text())
-    assert out["exact_method"].startswith("grid")
+    assert out["exact_method"].startswith("certified")
+    assert all(r["exact_error"] is not None and r["exact_error"] < 0.05 * r["exact_max"]
+               for r in out["rows"])
     last = out["rows"][-1]
     assert last["exact_max"] < last["composition"]
 
@@ -54,3 +56,55 @@ def test_usage_errors(argv, msg, capsys):
 
 def test_missing_alpha_is_usage_error(capsys):
     assert main([]) == 2
+
+
+@pytest.mark.parametrize("alpha,T", [(2, 12), (8, 6), (32, 3), (64, 3)])
+def test_linear_canary_curve_matches_exact_series_to_printed_error(alpha, T, capsys):
+    # issue 16: the ε(T) curve is the exact mixture to the printed error; the add order is
+    # checked against the exact multinomial series at 50 digits (independent of the
+    # quadrature) at every T, the remove order at T = 1 against the SGM quadrature
+    # (sgm_rdp: independent code; an mpmath quadrature of the mixtures takes ~1 min a row)
+    from checks.truth.divergences import mixture_vs_gaussian_int
+    from checks.truth.scenarios import linear_canary_mixtures
+    assert main(["--scenario", "linear-canary", "--alpha", str(alpha), "--T", str(T),
+                 "--n", "100", "--b", "10", "--sigma-dp", "0.1", "--format", "json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    s = linear_canary(n=100, b=10, sigma_dp=0.1, T=T)
+    assert [r["T"] for r in out["rows"]] == list(range(1, T + 1))
+    for r in out["rows"]:
+        P, _ = linear_canary_mixtures(s, r["T"])
+        fw = float(mixture_vs_gaussian_int(P, s.theta0, alpha, dps=50))
+        assert 0 < r["exact_error"] <= 1e-6 * max(1.0, r["exact_max"])
+        assert abs(r["exact_forward"] - fw) <= r["exact_error"], (r, fw)
+    bw = sgm_rdp(0.1, 1.0, float(alpha), "remove")
+    assert abs(out["rows"][0]["exact_backward"] - bw) <= out["rows"][0]["exact_error"]
+
+
+def test_dc_curve_matches_independent_oracle_to_printed_error(capsys):
+    # the issue's projected case (old FFT grid: 1.708 at T = 2, truth 2.756)
+    from test_accountant_projected import projected_rdp
+    assert main(["--scenario", "linear-canary-dc", "--D", "1", "--alpha", "8", "--T", "3",
+                 "--n", "100", "--b", "10", "--eta", "0.1", "--sigma-dp", "0.1",
+                 "--grid", "1024", "--format", "json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert not out["refused"]
+    for r in out["rows"]:
+        fw, bw = projected_rdp(100, 10, 0.1, 1.0, 0.1, 1.0, r["T"], 8.0)
+        assert abs(r["exact_forward"] - fw) <= r["exact_error"], (r, fw)
+        assert abs(r["exact_backward"] - bw) <= r["exact_error"], (r, bw)
+
+
+def test_uncertifiable_rows_are_blank_with_a_note(capsys):
+    assert main(["--scenario", "linear-canary-dc", "--D", "1", "--alpha", "8", "--T", "10",
+                 "--points", "2", "--n", "100", "--b", "10", "--eta", "0.1", "--sigma-dp",
+                 "0.1", "--grid", "128", "--format", "json"]) == 0
+    cap = capsys.readouterr()
+    out = json.loads(cap.out)
+    assert out["refused"] and out["rows"][-1]["exact_max"] is None
+    assert "no certified value" in cap.err and cap.err.count("\n") == 1
+
+
+def test_unprojected_nonlinear_scenario_is_a_one_line_error(capsys):
+    assert main(["--scenario", "quadratic-gaussian", "--alpha", "8", "--T", "3"]) == 2
+    err = capsys.readouterr().err
+    assert "no certified accountant" in err and err.count("\n") == 1

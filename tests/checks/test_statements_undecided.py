@@ -1,0 +1,49 @@
+"""Issue 16, item 3: every truth carries an honest error, and the statement checker decides
+HOLDS only where truth + error <= bound, VIOLATED only where truth − error > bound
+(confirmed), and reports the rest as undecided."""
+import pytest
+import sympy as sp
+
+from checks.truth.base import Truth
+from checks.truth.providers import GaussianProvider, SampledGaussianProvider
+from checks.truth.statements import check_statement
+from theory.mechanisms import GaussianMechanism, SampledGaussian
+from theory.model import Bound, asm
+
+alpha, q, sigma = sp.symbols("alpha q sigma", positive=True)
+
+
+def _gauss(expr):
+    return Bound("g", expr, mechanism=GaussianMechanism(1, sigma), order=alpha,
+                 hypotheses=(asm(alpha > 1),))
+
+
+def test_a_bound_equal_to_the_truth_is_undecided_not_holds():
+    # λΔ²/(2σ²) is the truth itself: within its error at every scenario
+    out = check_statement(_gauss(alpha / (2 * sigma**2)), budget=8, seed=0)
+    assert not out.tested and not out.violated
+    assert "UNDECIDED" in out.detail
+
+
+def test_a_bound_above_the_truth_by_more_than_its_error_holds():
+    out = check_statement(_gauss(alpha / (2 * sigma**2) * (1 + sp.Rational(1, 10**10))),
+                          budget=8, seed=0)
+    assert out.tested and not out.violated and out.ratio <= 1
+
+
+def test_truths_carry_a_positive_error():
+    v = {"alpha": 8.0, "sigma": 2.0, "q": 0.01}
+    t = GaussianProvider().truth(_gauss(alpha), v)
+    assert 0 < t.error <= 1e-12 * t.max
+    sg = Bound("s", alpha, mechanism=SampledGaussian(q, sigma), order=alpha,
+               hypotheses=(asm(alpha > 1),))
+    t = SampledGaussianProvider().truth(sg, v)
+    assert 0 < t.error <= 1e-8 * t.max
+
+
+@pytest.mark.parametrize("lower,upper,holds", [(0.9, 0.99, True), (0.9, 1.01, False)])
+def test_truth_interval_semantics(lower, upper, holds):
+    t = Truth((lower + upper) / 2, 0.0, (upper - lower) / 2)
+    assert t.lower == pytest.approx(lower) and t.upper == pytest.approx(upper)
+    assert (t.upper <= 1.0) is holds
+    assert t.orders_above(1.0) == []
