@@ -26,6 +26,7 @@ from theory.papers.dice.symbols import (D_mix, Et_v, Var_X, Var_cX, B, C, C1, C2
                                         delta, e1, e1p, e_norm, e_prev, eps_dp, epsilon,
                                         gsum, mG, p, s_, sigma1, sigma_g, t, x_, y_)
 
+LOG = sp.log(1 / delta)
 ALG, SCA, PRO, CIT = StepKind.ALGEBRA, StepKind.SCALAR, StepKind.PROBABILISTIC, StepKind.CITED
 
 # --------------------------------------------------------------------------------------
@@ -108,18 +109,21 @@ THM_A_3 = Result(
         Step("sum-eps", (t + 1) * 16 * alpha * (C1**2 + 2 * mG**2) / (sigma1**2 * N**2), "<=",
              16 * alpha * t * C1**2 / (sigma1**2 * N**2)
              + 32 * t * alpha * mG**2 / (sigma1**2 * N**2), ALG,
-             given=[asm(sp.Le(Gp, C2), "the case G' ≤ C2: every max{G' − C2, 0} = 0")],
+             given=[asm(sp.Le(Gp, C2), "the case G' ≤ C2: every max{G' − C2, 0} = 0"),
+                    asm(sp.Eq(mG, Gp), "min{C2, G'} = G' in that case")],
              because="last display of A.2: Σ_{τ=0}^{t} ϵ_τ with ϵ_τ = 16α(C1² + 2min{C2,G'}²)"
                      "/(σ₁²N²) for each of the t + 1 terms, bounded by 16αtC1²/(σ₁²N²) + "
                      "32tα min{C2,G'}²/(σ₁²N²) ('(a) bounds … by 2t')"),
-        Step("rdp-to-dp-optimal", c_rdp * alpha + Lg / (alpha - 1), ">=",
-             c_rdp + 2 * sp.sqrt(c_rdp * Lg), SCA,
+        Step("rdp-to-dp-optimal", c_rdp * alpha + LOG / (alpha - 1), ">=",
+             c_rdp + 2 * sp.sqrt(c_rdp * LOG), SCA,
              given=[asm(sp.Gt(alpha, 1), "Def. A.4")],
              because="AM-GM: over α > 1, Lemma A.5's ϵ = cα + log(1/δ)/(α−1) is at least "
                      "c + 2√(c log(1/δ)) (attained at α = 1 + √(log(1/δ)/c))"),
-        Step("rdp-to-dp", c_rdp + 2 * sp.sqrt(c_rdp * Lg), "<=", epsilon, SCA,
-             given=[asm(sp.Eq(c_rdp, epsilon**2 / (2 * Lg)),
-                        "c = 16TG̃/(σ₁²N²) at σ₁² = 32TG̃ log(1/δ)/(N²ϵ²)")],
+        Step("rdp-to-dp", c_rdp + 2 * sp.sqrt(c_rdp * LOG), "<=", epsilon, SCA,
+             given=[asm(sp.Eq(c_rdp, 16 * T * sec3.GT / (sigma1**2 * N**2)),
+                        "A.2: H_T is (α, cα)-RDP with c = 16T(C1² + 2min{C2, G'}²)/(σ₁²N²)"),
+                    asm(sp.Eq(sigma1**2, sec3.SIGMA1_SQ_37),
+                        "σ₁² at the printed minimum 32TG̃ log(1/δ)/(N²ϵ²)")],
              because="'Therefore, by choosing σ₁² ≥ 32T(C1² + 2min{C2, G'}²)log(1/δ)/(N²ϵ²), "
                      "DiceSGD guarantees (ϵ, δ)-DP': H_T is (α, 16αTG̃/(σ₁²N²))-RDP and "
                      "Lemma A.5 converts"),
@@ -182,6 +186,16 @@ LEM_A_7 = Result(
     hypotheses=[asm(sp.Gt(alpha, 1), "Def. A.4"), asm(sp.Ne(a_, b_), "distinct means")],
     statement=[Step("statement", D_gauss, "=", alpha * (a_ - b_)**2 / (2 * s_**2), CIT,
                     because="Gil 2011; the printed proof completes the square")],
+    proof=[
+        Step("complete-square", alpha * (x_ - a_)**2 + (1 - alpha) * (x_ - b_)**2, "=",
+             (x_ - (alpha * a_ + (1 - alpha) * b_))**2 + alpha * (1 - alpha) * (a_ - b_)**2,
+             ALG, because="the exponent of the third line of the proof, completed to a square"),
+        Step("line-last", (-alpha * (1 - alpha) * (a_ - b_)**2 / (2 * s_**2) + sp.log(1))
+             / (alpha - 1), "=", alpha * (a_ - b_)**2 / (2 * s_**2),
+             ALG, given=[asm(sp.Gt(alpha, 1))],
+             because="(a): the remaining integral is that of the N(αa + (1−α)b, σ²) density, "
+                     "1"),
+    ],
     bounds=[Bound("statement", alpha * (a_ - b_)**2 / (2 * s_**2),
                   GaussianMechanism(sensitivity=sp.Abs(a_ - b_), sigma=s_), order=alpha,
                   hypotheses=[asm(sp.Gt(alpha, 1), "Def. A.4"), asm(sp.Ne(a_, b_))],

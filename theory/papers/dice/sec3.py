@@ -124,7 +124,8 @@ def proof_36(eqs=("4",)) -> list:
              because="'Therefore, B_T ≤ 2T'"),
         Step("eq-17-bt", L * eta**2 / 2 * B_T * K36, "<=", T * L * eta**2 / 2 * K36, ALG,
              eq="17",
-             given=[asm(sp.Le(B_T, 2 * T), "B_T ≤ 2T"),
+             given=[asm(sp.Ge(T, 2), "T ≥ 2 iterations"),
+                    asm(sp.Le(B_T, 2 * T - 1), "(13): B_T = T + Σ A_t ≤ 2T − 1 (A_{T−1} = 0)"),
                     asm(sp.Gt(B_T, T), "(13): B_T = T + Σ A_t > T once T ≥ 2 (A_0 > 0 "
                                        "because every α_e^τ ∈ (0, 1])")],
              note="the noise term of the (b) line of (11) is (Lη²/2) B_T K; (17) prints "
