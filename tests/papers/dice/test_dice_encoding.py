@@ -101,6 +101,12 @@ def test_eq9_case_below_refuted_case_above_proved():
     assert r["e-above/c"].verdict is Verdict.PROVED
 
 
+def test_lemma_a6_mean_shift_refuted():
+    r = rows("lem-a.6")
+    assert r["c-shift"].verdict is Verdict.REFUTED
+    assert r["e-sensitivity"].verdict is Verdict.PROVED
+
+
 def test_corollary_hypothesis_gap_and_example():
     assert rows("cor-3.8")["hyp-3.6"].verdict is Verdict.REFUTED
     ex = rows("ex-b.1")

@@ -21,7 +21,7 @@ from theory.mechanisms import GaussianMechanism, SampledGaussian
 from theory.model import (Bound, Case, CaseSplit, Chain, ImplicitBound, Result, Step,
                           StepKind, asm)
 from theory.papers.dice import sec3
-from theory.papers.dice.symbols import (D_mix, Et_v, Var_X, Var_cX, B, C, C1, C2, D_gauss, D_rdp, D_sgm, Gp, Lg, N,
+from theory.papers.dice.symbols import (G, sigma, D_mix, Et_v, Var_X, Var_cX, B, C, C1, C2, D_gauss, D_rdp, D_sgm, Gp, Lg, N,
                                         T, a_, ae1, ae2, ae3, alpha, b_, beta, c_, c_rdp,
                                         delta, e1, e1p, e_norm, e_prev, eps_dp, epsilon,
                                         gsum, mG, p, s_, sigma1, sigma_g, t, x_, y_)
@@ -178,7 +178,27 @@ LEM_A_6 = Result(
     statement=[Step("statement", D_rdp, "<=", D_mix, PRO, eq="21",
                     note="D_α(N_σ(Δe_{t+1})‖μ0) ≤ D_α((1−p)N_σ((1−α_e^t)Δe_t | H_t) + "
                          "p N_σ((1−α_e^t)Δe_t + 2G'/B) ‖ μ0 | H_t)")],
-    note="Proof in A.3.1 not encoded line by line (see the report); PROBABILISTIC.")
+    proof=[
+        Step("b-quasi-convexity", D_rdp, "<=", D_mix, CIT,
+             because="(a)-(b): D_α(E_θ P(θ) ‖ E_θ Q(θ)) ≤ sup_θ D_α(P(θ) ‖ Q(θ)) with θ = B_t "
+                     "(joint quasi-convexity of the Rényi divergence, van Erven & Harremoës "
+                     "2014, Thm 13); the (26) mixture over whether ξ' is sampled"),
+        Step("c-shift", (e1 - C2) - e1p, "=", (1 - C2 / e1) * (e1 - e1p), SCA,
+             given=[asm(sp.Gt(e1, C2), "1-D instance: e_t > C2, α_e^t = C2/e_t"),
+                    asm(sp.Le(e1p, C2), "1-D instance: |e'_t| ≤ C2, clip(e'_t) = e'_t"),
+                    asm(sp.Ge(e1p, -C2), "1-D instance")],
+             because="(c) writes the common part of the two means as (1 − α_e^t)Δe_t: "
+                     "(e_t − clip(e_t, C2)) − (e'_t − clip(e'_t, C2)) = (1 − α_e^t)(e_t − e'_t) "
+                     "— but e'_t is clipped with its own factor"),
+        Step("e-sensitivity", sp.Max(0, x_ - C1), "<=", 2 * Gp, SCA,
+             given=[asm(sp.Le(x_, G + sigma), "‖∇f(x_t; ξ')‖ ≤ ‖∇f(x_t)‖ + σ ≤ G + σ "
+                                             "(Assumptions 3.4-3.5, per-sample form)"),
+                    asm(sp.Eq(Gp, sp.Max(0, G + sigma - C1)), "G' := max{0, G + σ − C1}")],
+             because="(e): ‖∇f(x_t; ξ') − clip(∇f(x_t; ξ'), C1)‖ = max{0, ‖∇f(x_t; ξ')‖ − C1} "
+                     "is bounded by 'its sensitivity 2G''; in 1-D with x = ‖∇f(x_t; ξ')‖"),
+    ],
+    note="Proof in A.3.1: the mixture and quasi-convexity lines (a)-(b) CITED, the mean "
+         "shift (c) and the bound (e) checked in 1-D.")
 
 LEM_A_7 = Result(
     "dice:lem-a.7", "Rényi divergence of two Gaussians (Gil 2011, Prop. B.4.10)",
