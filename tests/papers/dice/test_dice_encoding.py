@@ -67,7 +67,8 @@ def test_no_algebra_row_unchecked():
     for r in dice.RESULTS:
         if not any(l.step.kind in (StepKind.ALGEBRA, StepKind.SCALAR) for l in walk_steps(r)):
             continue
-        assert not r.bounds or r.id == "dice:thm-a.3", r.id   # no slow provider run here
+        # no slow provider run here: the sampled-Gaussian PLD bounds have no algebra rows
+        assert r.id not in ("dice:thm-3.7+t1", "dice:lem-a.10"), r.id
         for lbl, s in rows(r.id.split(":", 1)[1]).items():
             if s.kind in ("ALGEBRA", "SCALAR"):
                 assert s.verdict is not Verdict.UNCHECKED, f"{r.id}/{lbl}"
