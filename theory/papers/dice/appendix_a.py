@@ -110,7 +110,8 @@ THM_A_3 = Result(
              16 * alpha * t * C1**2 / (sigma1**2 * N**2)
              + 32 * t * alpha * mG**2 / (sigma1**2 * N**2), ALG,
              given=[asm(sp.Le(Gp, C2), "the case G' ≤ C2: every max{G' − C2, 0} = 0"),
-                    asm(sp.Eq(mG, Gp), "min{C2, G'} = G' in that case")],
+                    asm(sp.Eq(mG, Gp), "min{C2, G'} = G' in that case"),
+                    asm(sp.Gt(alpha, 1), "Def. A.4: α > 1")],
              because="last display of A.2: Σ_{τ=0}^{t} ϵ_τ with ϵ_τ = 16α(C1² + 2min{C2,G'}²)"
                      "/(σ₁²N²) for each of the t + 1 terms, bounded by 16αtC1²/(σ₁²N²) + "
                      "32tα min{C2,G'}²/(σ₁²N²) ('(a) bounds … by 2t')"),
