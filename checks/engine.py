@@ -536,6 +536,16 @@ def _statement_part(result: Result, pc: PlannedCheck, rows: list[StepReport], ou
     st = loc.step
     kind = st.kind.value
     if result.kind in ("def", "asm"):
+        out = outcomes.get(st.label)
+        if out is not None and out.tested and out.violated:
+            # a definition that states a claim (and types it) is judged by that claim:
+            # never DEFINED (and so never a PROVED result) when its typed statement fails
+            cx = {k: str(v) for k, v in (out.witness or {}).items()}
+            return StepReport(loc.id, st.eq, kind, Verdict.REFUTED, "statement",
+                              counterexample=cx, slack=None, samples=out.samples,
+                              detail=f"a definition whose typed statement {st.label!r} is "
+                                     f"VIOLATED: {out.detail}",
+                              seconds=time.perf_counter() - t0)
         return pc.run(opts)
     chains = _concluding_chains(result, st.label)
     concluded = [r for r in rows if any(r.id == c + "/concludes" for c in chains)]

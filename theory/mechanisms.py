@@ -127,5 +127,38 @@ class NoisySGD(Mechanism):
             raise ValueError(f"sampling must be one of {SAMPLINGS}, got {self.sampling!r}")
 
 
+@dataclass(frozen=True)
+class ErrorFeedbackSGD(Mechanism):
+    """Noisy SGD with clipped error feedback (two clipping thresholds, a hidden error
+    buffer e_t that is never released)::
+
+        v_t     = (1/b) Σ_{ξ∈B_t} clip_{C1}(∇l_ξ(θ_t)) + clip_{C2}(e_t),
+        θ_{t+1} = θ_t − η (v_t + ζ_t),                   ζ_t ~ N(0, σ² I),
+        e_{t+1} = e_t + (1/b) Σ_{ξ∈B_t} ∇l_ξ(θ_t) − v_t,  e_0 = 0,
+
+    t = 0, …, T−1, θ_0 fixed and equal on both datasets; ``sampling`` of B_t as in
+    :class:`NoisySGD` (the sums divided by the nominal b); ``release="all"`` releases
+    θ_0, …, θ_T (the hidden e_t never), ``"last"`` only θ_T.  ``sigma`` is the standard
+    deviation of the noise added to v_t.  At T = 1 (e_0 = 0, clip(0) = 0) it is one step
+    of :class:`NoisySGD` with threshold C1."""
+
+    n: sp.Expr
+    b: sp.Expr
+    eta: sp.Expr
+    C1: sp.Expr
+    C2: sp.Expr
+    sigma: sp.Expr
+    T: sp.Expr
+    sampling: str = "poisson"
+    release: str = "all"
+
+    def __post_init__(self):
+        super().__post_init__()
+        if self.release not in RELEASES:
+            raise ValueError(f"release must be one of {RELEASES}, got {self.release!r}")
+        if self.sampling not in SAMPLINGS:
+            raise ValueError(f"sampling must be one of {SAMPLINGS}, got {self.sampling!r}")
+
+
 __all__ = ["Mechanism", "GaussianMechanism", "SampledGaussian", "Composition", "NoisySGD",
-           "RELEASES", "SAMPLINGS"]
+           "ErrorFeedbackSGD", "RELEASES", "SAMPLINGS"]

@@ -26,9 +26,14 @@ EXPECTED_GAP_AVERAGE = Metric("expected-gap-average", "E[f(θ̄_T)] − f*, θ̄
 AVERAGE_EXPECTED_GRAD_SQ = Metric("average-expected-grad-sq", "(1/T) Σ_{t<T} E‖∇f(θ_t)‖²")
 MIN_EXPECTED_GRAD_NORM = Metric("min-expected-grad-norm", "min_{t<T} E‖∇f(θ_t)‖")
 EXPECTED_MIN_GRAD_NORM = Metric("expected-min-grad-norm", "E[min_{t<T} ‖∇f(θ_t)‖]")
+WEIGHTED_EXPECTED_GRAD_SQ = Metric(
+    "weighted-expected-grad-sq",
+    "Σ_{t<T} A_t E‖∇f(θ_t)‖² / Σ_{t<T} A_t, the weights A_t ≥ 0 computed by the algorithm "
+    "from its own state (the statement names the rule)")
 EXCESS_POPULATION_RISK = Metric("excess-population-risk",
                                 "E[F(A(S))] − min_w F(w), F the population risk")
 
 METRICS = {m.key: m for m in (MIN_EXPECTED_SQRT_GAP, EXPECTED_GAP_LAST, EXPECTED_GAP_AVERAGE,
                               AVERAGE_EXPECTED_GRAD_SQ, MIN_EXPECTED_GRAD_NORM,
-                              EXPECTED_MIN_GRAD_NORM, EXCESS_POPULATION_RISK)}
+                              EXPECTED_MIN_GRAD_NORM, WEIGHTED_EXPECTED_GRAD_SQ,
+                              EXCESS_POPULATION_RISK)}
