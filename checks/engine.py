@@ -110,8 +110,10 @@ class ClaimOutcome:
 
 def judge_claim(claim: Claim, opts: Options, core: Claim | None = None) -> ClaimOutcome:
     """PROVED / REFUTED / SUPPORTED / UNCHECKED for one claim (cached per run).  ``core``:
-    the same claim without the implied hypotheses; the prover works on it (fewer,
-    simpler hypotheses: what it proves holds a fortiori), the search on ``claim``."""
+    the same claim without the class-implied hypotheses; the prover works on it (fewer,
+    simpler hypotheses: what it proves holds a fortiori), the search on ``claim`` (on
+    ``core`` when no sampled point meets ``claim``'s hypotheses: a witness found there
+    must then be realised by an instance, :func:`realised`)."""
     if core is not None and core.key() == claim.key():
         core = None
     key = (claim.key(), core.key() if core is not None else None, opts.budget, opts.seed,
@@ -149,6 +151,18 @@ def _judge(claim: Claim, opts: Options, core: Claim | None = None) -> ClaimOutco
             if cx is not None:
                 sr.counterexample = cx
                 sr.detail = "z3 model " + falsify._CONFIRMED
+    if sr.counterexample is None and sr.feasible == 0 and core is not None:
+        # no sampled point met the implied hypotheses: search the printed ones (a larger
+        # region; a witness found there is kept only if an instance realises it)
+        try:
+            sc = falsify.search(core, budget=opts.budget, seed=core.seed(opts.seed),
+                                extra_points=extra)
+        except Exception:
+            sc = None
+        if sc is not None and (sc.counterexample is not None or sc.feasible):
+            sc.detail = (f"searched under the printed hypotheses (no sampled point met the "
+                         f"implied ones): {sc.detail}")
+            sr = sc
     if sr.counterexample is not None:
         method = "z3+mpmath" if sr.detail.startswith("z3 model") else "search+mpmath"
         detail = sr.detail
@@ -235,6 +249,13 @@ def realised(out: ClaimOutcome, claim: Claim, hyps, roles, opts: Options) -> tup
                         out.samples), None
 
 
+def _class_implied(h) -> bool:
+    """An implied relation between state quantities (from a typed class): the prover and
+    the fallback search leave these out; a witness must then be realised by an instance,
+    which satisfies them by construction."""
+    return bool(h.implied) and h.where.startswith("implied by ")
+
+
 #: further searches (new seeds) when a witness is not realised by any instance
 REALISE_RETRIES = 2
 
@@ -282,8 +303,9 @@ def _check_step(loc: Located, opts: Options | None = None, *, definition: bool =
                           seconds=time.perf_counter() - t0)
     claim = step_claim(st.lhs, st.rel, st.rhs, loc.hypotheses)
     core = None
-    if any(h.implied for h in loc.hypotheses):
-        core = step_claim(st.lhs, st.rel, st.rhs, [h for h in loc.hypotheses if not h.implied])
+    if any(_class_implied(h) for h in loc.hypotheses):
+        core = step_claim(st.lhs, st.rel, st.rhs,
+                          [h for h in loc.hypotheses if not _class_implied(h)])
     out = judge_claim(claim, opts, core)
     out, instance = realised(out, claim, loc.hypotheses, roles, opts)
     rep = _report(loc.id, st.eq, kind, out, time.perf_counter() - t0)
