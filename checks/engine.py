@@ -492,12 +492,28 @@ def plan(result: Result) -> list[PlannedCheck]:
 
 
 def roles_of(result: Result):
-    """The roles its paper declares (:attr:`theory.model.Paper.roles`), or None."""
+    """The roles its paper declares (:attr:`theory.model.Paper.roles`), plus every symbol
+    its table describes as a Rényi order (a ``renyi_order``), or None."""
+    from theory.model import thaw_roles
     from theory.registry import paper
     try:
-        return paper(result.paper).roles or None
+        p = paper(result.paper)
     except KeyError:
         return None
+    roles = thaw_roles(p.roles)
+    orders = list(roles.get("renyi_order", ()))
+    try:
+        for info in (p.symbols.declared().values() if p.symbols is not None else ()):
+            if _RENYI.search(info.description or "") and info.symbol not in orders:
+                orders.append(info.symbol)
+    except Exception:       # a table without declared(): roles as given
+        pass
+    if orders:
+        roles["renyi_order"] = tuple(orders)
+    return roles or None
+
+
+_RENYI = __import__("re").compile(r"r[ée]nyi[- ]order", __import__("re").IGNORECASE)
 
 
 def _units_table(result: Result):

@@ -385,6 +385,8 @@ def _noise(nsq, nabs):
             return None
         return (f"a = 0 w.p. {_fmt(1 - p)}, ±{_fmt(r)}·e₁ w.p. {_fmt(p / 2)} each "
                 f"(E‖a‖ = {_fmt(e1)}, E‖a‖² = {_fmt(e2)})")
+    if (nsq is not None and nsq == 0) or (nabs is not None and nabs == 0):
+        return "a = 0 (no noise)"
     if nsq is not None:
         r = mpmath.sqrt(nsq)
         return f"a = ±{_fmt(r)}·e₁ w.p. 1/2 each (E‖a‖² = {_fmt(r ** 2)})"

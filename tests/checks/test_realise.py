@@ -134,3 +134,17 @@ def test_a_reading_dependent_row_reports_both():
     data = report_json([rr], seed=0, budget=1)
     assert data["depends_on_reading"] == [{"id": rep.id, "printed": "REFUTED",
                                            "readings": {"root-over-x": "PROVED"}}]
+
+
+def test_a_symbol_the_table_calls_a_renyi_order_gets_order_above_one(monkeypatch):
+    from theory import registry
+    from theory.model import Paper
+    from theory.quantities import DIMLESS, table
+    tab = table("toy-orders")
+    a = tab.quantity("a_ord", DIMLESS, "Rényi order of the toy", positive=True)
+    monkeypatch.setattr(registry, "paper", lambda key: Paper(key="toy", title="t", symbols=tab))
+    r = Result("toy:thm-5", "toy", "here", proof=[Step("eq-1", a, ">", 1, kind="SCALAR")])
+    roles = engine.roles_of(r)
+    assert a in roles["renyi_order"]
+    loc = next(walk_steps(r, roles))
+    assert check_step(loc, OPTS, roles=roles).verdict is Verdict.PROVED
