@@ -139,9 +139,11 @@ def _judge(claim: Claim, opts: Options, core: Claim | None = None) -> ClaimOutco
         return ClaimOutcome(Verdict.UNCHECKED, "search",
                             f"{pr.detail}; numeric search failed: {type(exc).__name__}: "
                             f"{_short(str(exc))}")
-    if sr.counterexample is None and core is not None:
-        # the implied hypotheses narrow the region the search samples: ask the prover
-        # about the full claim too (a proof, or a model that satisfies them)
+    if sr.counterexample is None and core is not None and pr.model:
+        # the prover's model of the printed hypotheses was no witness (it breaks an implied
+        # relation) and the search found none: ask the prover about the full claim (a
+        # proof, or a model that satisfies the implied relations).  Skipped when the
+        # prover gave no model (it timed out: it would again, at a cost)
         pr2 = prove.prove(claim, rlimit=opts.rlimit, timeout_ms=opts.timeout_ms)
         if pr2.status == "proved":
             return ClaimOutcome(Verdict.PROVED, pr2.method,
