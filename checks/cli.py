@@ -127,6 +127,12 @@ def report_json(reports, *, seed: int, budget: int) -> dict:
             Counter(r.statement.verdict.value for r in reports).items())),
         "dimension_mismatches": [s.id for r in reports for s in r.steps
                                  if s.kind == "UNITS" and "DIMENSION MISMATCH" in s.detail],
+        # rows whose verdict differs between the printed reading and an alternative one
+        # (counted under the printed reading's verdict in "summary", and apart here)
+        "depends_on_reading": [
+            {"id": s.id, "printed": s.verdict.value,
+             "readings": {rd["name"]: rd["verdict"] for rd in s.readings or ()}}
+            for r in reports for s in r.steps if s.depends_on_reading],
     }
 
 
@@ -165,6 +171,7 @@ def render_table(reports, console) -> None:
     console.print(summary_line("steps", data["summary"]))
     console.print(summary_line("results", data["result_summary"]))
     console.print(summary_line("statements", data["statement_summary"]))
+    _reading_line(console, data)
     if data["dimension_mismatches"]:
         console.print(f"[bold]dimension mismatches:[/] {len(data['dimension_mismatches'])} "
                       f"({', '.join(data['dimension_mismatches'])})")
@@ -242,10 +249,25 @@ def render_summary(reports, console, *, seed: int, budget: int) -> None:
         for line in bad:
             console.print(line, no_wrap=True, overflow="ellipsis", markup=False,
                           highlight=False)
+    reading = [(r, s) for r in reports for s in r.steps if s.depends_on_reading]
+    if reading:
+        console.print(f"[bold]rows that depend on the reading ({len(reading)}):[/]")
+        for _, s in reading:
+            alts = ", ".join(f"{rd['name']} {rd['verdict']}" for rd in s.readings or ())
+            console.print(f"  {s.id}  printed {s.verdict.value}; {alts}", no_wrap=True,
+                          overflow="ellipsis", markup=False, highlight=False)
     data = report_json(reports, seed=0, budget=0)
     console.print(summary_line("steps", data["summary"]))
     console.print(summary_line("results", data["result_summary"]))
     console.print(summary_line("statements", data["statement_summary"]))
+    _reading_line(console, data)
+
+
+def _reading_line(console, data) -> None:
+    n = len(data["depends_on_reading"])
+    if n:
+        console.print(f"[bold]depends on the reading:[/] {n} rows (counted above under the "
+                      "printed reading's verdict)")
 
 
 def summary_line(what: str, counts: dict) -> str:
@@ -324,7 +346,8 @@ def cmd_show(args) -> int:
         result = get(rid)
     except KeyError as exc:
         raise UsageError(exc.args[0]) from None
-    locs = {loc.id: loc for loc in walk_steps(result)}
+    from checks.engine import roles_of
+    locs = {loc.id: loc for loc in walk_steps(result, roles_of(result))}
     if "/" in ident and ident not in locs and not any(k.startswith(ident + "/") for k in locs):
         raise UsageError(unknown_message(ident))
     console = _console()
@@ -364,9 +387,15 @@ def cmd_show(args) -> int:
             console.print(f"    {_pretty(st.lhs)}  {st.rel.value}  {_pretty(st.rhs)}")
             if st.because:
                 console.print(f"    because: {st.because}")
-            extra = [h for h in loc.hypotheses if h.expr is not None and h.expr is not sp.true]
+            extra = [h for h in loc.hypotheses if h.expr is not None and h.expr is not sp.true
+                     and not h.implied]
             if extra:
                 console.print("    given: " + "; ".join(_pretty(h.expr) for h in extra))
+            implied = [h for h in loc.hypotheses if h.implied]
+            if implied:
+                console.print("    given (implied):")
+                for h in implied:
+                    console.print(f"      • {_pretty(h.expr)}   [dim]({h.where})[/]")
             if st.note:
                 console.print(f"    note: {st.note}")
         if s.counterexample:
@@ -374,6 +403,20 @@ def cmd_show(args) -> int:
                 f"{k} = {v}" for k, v in s.counterexample.items()))
         elif s.detail:
             console.print(f"    {s.detail}")
+        if s.instance:
+            console.print("    realised by:")
+            for k, v in s.instance.items():
+                console.print(f"      {k}: {v}")
+        for rd in s.readings or ():
+            tag = ("[bold yellow]depends on the reading[/] — " if rd["verdict"] != s.verdict.value
+                   else "")
+            console.print(f"    {tag}reading {rd['name']}: {rd['claim']}  → {rd['verdict']} "
+                          f"via {rd['method']}   [dim]({rd['why']})[/]")
+            if rd.get("counterexample"):
+                console.print("      counterexample: " + ", ".join(
+                    f"{k} = {v}" for k, v in rd["counterexample"].items()))
+            elif rd.get("detail"):
+                console.print(f"      {rd['detail']}")
         if s.verdict.value == "SUPPORTED":
             console.print(f"    search: {s.samples} samples, min slack {s.slack}"
                           + (f" at {s.where}" if s.where else ""))

@@ -61,7 +61,7 @@ from checks.plugins import get_step_oracle
 from checks.verdict import (ResultReport, StatementReport, StatementVerdict, StepReport,
                             Verdict)
 from theory.model import (CaseSplit, Chain, Located, Rel, Result, Step, StepKind,
-                          walk_steps)
+                          in_force, walk_steps)
 
 DEFAULT_BUDGET = 2000
 DEFAULT_SEED = 0
@@ -111,29 +111,63 @@ class ClaimOutcome:
     samples: int = 0
 
 
-def judge_claim(claim: Claim, opts: Options) -> ClaimOutcome:
-    """PROVED / REFUTED / SUPPORTED / UNCHECKED for one claim (cached per run)."""
-    key = (claim.key(), opts.budget, opts.seed, opts.rlimit)
+def judge_claim(claim: Claim, opts: Options, core: Claim | None = None) -> ClaimOutcome:
+    """PROVED / REFUTED / SUPPORTED / UNCHECKED for one claim (cached per run).  ``core``:
+    the same claim without the class-implied hypotheses; the prover works on it (fewer,
+    simpler hypotheses: what it proves holds a fortiori), the search on ``claim`` (on
+    ``core`` when no sampled point meets ``claim``'s hypotheses: a witness found there
+    must then be realised by an instance, :func:`realised`)."""
+    if core is not None and core.key() == claim.key():
+        core = None
+    key = (claim.key(), core.key() if core is not None else None, opts.budget, opts.seed,
+           opts.rlimit)
     hit = opts.cache.get(key)
     if hit is not None:
         return hit
-    out = _judge(claim, opts)
+    out = _judge(claim, opts, core)
     opts.cache[key] = out
     return out
 
 
-def _judge(claim: Claim, opts: Options) -> ClaimOutcome:
-    pr = prove.prove(claim, rlimit=opts.rlimit, timeout_ms=opts.timeout_ms)
+def _judge(claim: Claim, opts: Options, core: Claim | None = None) -> ClaimOutcome:
+    pr = prove.prove(core if core is not None else claim, rlimit=opts.rlimit,
+                     timeout_ms=opts.timeout_ms)
     if pr.status == "proved":
         return ClaimOutcome(Verdict.PROVED, pr.method, pr.detail)
     extra = [pr.model] if pr.model else []
     try:
-        sr = falsify.search(claim, budget=opts.budget, seed=claim.seed(opts.seed),
+        sr = falsify.search(claim, budget=opts.budget, seed=(core or claim).seed(opts.seed),
                             extra_points=extra)
     except Exception as exc:  # an expression the evaluators cannot handle
         return ClaimOutcome(Verdict.UNCHECKED, "search",
                             f"{pr.detail}; numeric search failed: {type(exc).__name__}: "
                             f"{_short(str(exc))}")
+    if sr.counterexample is None and core is not None and pr.model:
+        # the prover's model of the printed hypotheses was no witness (it breaks an implied
+        # relation) and the search found none: ask the prover about the full claim (a
+        # proof, or a model that satisfies the implied relations).  Skipped when the
+        # prover gave no model (it timed out: it would again, at a cost)
+        pr2 = prove.prove(claim, rlimit=opts.rlimit, timeout_ms=opts.timeout_ms)
+        if pr2.status == "proved":
+            return ClaimOutcome(Verdict.PROVED, pr2.method,
+                                pr2.detail + " (with the implied hypotheses)")
+        if pr2.model:
+            cx = falsify.confirm(claim, pr2.model)
+            if cx is not None:
+                sr.counterexample = cx
+                sr.detail = "z3 model " + falsify._CONFIRMED
+    if sr.counterexample is None and sr.feasible == 0 and core is not None:
+        # no sampled point met the implied hypotheses: search the printed ones (a larger
+        # region; a witness found there is kept only if an instance realises it)
+        try:
+            sc = falsify.search(core, budget=opts.budget, seed=core.seed(opts.seed),
+                                extra_points=extra)
+        except Exception:
+            sc = None
+        if sc is not None and (sc.counterexample is not None or sc.feasible):
+            sc.detail = (f"searched under the printed hypotheses (no sampled point met the "
+                         f"implied ones): {sc.detail}")
+            sr = sc
     if sr.counterexample is not None:
         method = "z3+mpmath" if sr.detail.startswith("z3 model") else "search+mpmath"
         detail = sr.detail
@@ -162,9 +196,77 @@ def _report(id_, eq, kind, outcome: ClaimOutcome, seconds: float) -> StepReport:
 
 # --------------------------------------------------------------------------------------
 # steps
-def check_step(loc: Located, opts: Options | None = None, *, definition: bool = False
-               ) -> StepReport:
-    """The verdict on one located step (see module docstring)."""
+def check_step(loc: Located, opts: Options | None = None, *, definition: bool = False,
+               roles=None) -> StepReport:
+    """The verdict on one located step (see module docstring); with ``roles`` (the
+    paper's), a witness over role quantities must be realised by an instance
+    (:func:`realised`), and every alternative reading of the step is checked too."""
+    rep = _check_step(loc, opts, definition=definition, roles=roles)
+    if loc.step.readings and not definition and loc.step.kind in (StepKind.ALGEBRA,
+                                                                  StepKind.SCALAR):
+        rep.readings = [_check_reading(loc, rd, opts or Options(), roles)
+                        for rd in loc.step.readings]
+    return rep
+
+
+def _check_reading(loc: Located, rd, opts: Options, roles) -> dict:
+    from dataclasses import replace
+    alt = replace(loc.step, lhs=rd.lhs, rel=rd.rel, rhs=rd.rhs, readings=())
+    r = _check_step(Located(loc.id, alt, loc.hypotheses, loc.case_path), opts, roles=roles)
+    return {"name": rd.name, "claim": str(rd), "why": rd.why, "verdict": r.verdict.value,
+            "method": r.method, "counterexample": r.counterexample, "detail": r.detail,
+            "instance": r.instance}
+
+
+def realised(out: ClaimOutcome, claim: Claim, hyps, roles, opts: Options) -> tuple:
+    """(outcome, instance): a REFUTED outcome whose witness speaks of role quantities
+    keeps its verdict only if :func:`checks.realise.realise` builds an instance attaining
+    it; otherwise the search goes on (a few more seeds, each witness realised), and the
+    row ends UNCHECKED with the reason when no witness is an instance."""
+    if out.verdict is not Verdict.REFUTED or not out.counterexample or not roles:
+        return out, None
+    from checks import realise
+    rz = realise.realise(out.counterexample, hyps, roles)
+    if not rz.applies:
+        return out, None
+    if rz.ok:
+        return out, rz.instance
+    first_why = rz.why
+    base = claim.seed(opts.seed)
+    for k in range(1, REALISE_RETRIES + 1):
+        try:
+            sr = falsify.search(claim, budget=opts.budget, seed=(base + 7919 * k) % 2 ** 32)
+        except Exception:
+            break
+        if sr.counterexample is None:
+            continue
+        rz = realise.realise(sr.counterexample, hyps, roles)
+        if rz.ok:
+            return ClaimOutcome(Verdict.REFUTED, out.method,
+                                f"{sr.detail} (the first witness was not an instance: "
+                                f"{first_why}; search {k + 1} found this one)",
+                                sr.counterexample, sr.slack, sr.where, sr.samples), rz.instance
+    cx = ", ".join(f"{k}={v}" for k, v in out.counterexample.items())
+    return ClaimOutcome(Verdict.UNCHECKED, "search+realise",
+                        f"the scalar search violates the step at {cx}, but no instance "
+                        f"realises it ({first_why}), nor any of {REALISE_RETRIES} further "
+                        "searches: not reported as REFUTED", None, out.slack, out.where,
+                        out.samples), None
+
+
+def _class_implied(h) -> bool:
+    """An implied relation between state quantities (from a typed class): the prover and
+    the fallback search leave these out; a witness must then be realised by an instance,
+    which satisfies them by construction."""
+    return bool(h.implied) and h.where.startswith("implied by ")
+
+
+#: further searches (new seeds) when a witness is not realised by any instance
+REALISE_RETRIES = 2
+
+
+def _check_step(loc: Located, opts: Options | None = None, *, definition: bool = False,
+                roles=None) -> StepReport:
     opts = opts or Options()
     t0 = time.perf_counter()
     st = loc.step
@@ -205,8 +307,15 @@ def check_step(loc: Located, opts: Options | None = None, *, definition: bool = 
                           detail=f"probabilistic step: {missing}",
                           seconds=time.perf_counter() - t0)
     claim = step_claim(st.lhs, st.rel, st.rhs, loc.hypotheses)
-    out = judge_claim(claim, opts)
-    return _report(loc.id, st.eq, kind, out, time.perf_counter() - t0)
+    core = None
+    if any(_class_implied(h) for h in loc.hypotheses):
+        core = step_claim(st.lhs, st.rel, st.rhs,
+                          [h for h in loc.hypotheses if not _class_implied(h)])
+    out = judge_claim(claim, opts, core)
+    out, instance = realised(out, claim, loc.hypotheses, roles, opts)
+    rep = _report(loc.id, st.eq, kind, out, time.perf_counter() - t0)
+    rep.instance = instance
+    return rep
 
 
 # --------------------------------------------------------------------------------------
@@ -370,18 +479,46 @@ def plan(result: Result) -> list[PlannedCheck]:
     out: list[PlannedCheck] = []
     base = tuple(result.hypotheses)
     definition = result.kind in ("def", "asm")
+    roles = roles_of(result)
     for s in result.statement:
-        loc = Located(f"{result.id}/{s.label}", s, base + s.given, ())
+        loc = Located(f"{result.id}/{s.label}", s, in_force(result, base + s.given, s, roles),
+                      ())
         out.append(PlannedCheck(loc.id, s.eq, s.kind.value,
-                                lambda o, loc=loc: check_step(loc, o, definition=definition),
+                                lambda o, loc=loc: check_step(loc, o, definition=definition,
+                                                              roles=roles),
                                 part=loc))
-    _plan_items(result, result.proof, base, (), out)
+    _plan_items(result, result.proof, base, (), out, roles)
     if result.statement or result.proof or result.bounds or result.rates or result.hypotheses:
         out.append(PlannedCheck(f"{result.id}/units", None, "UNITS",
                                 lambda o, r=result: check_units(r),
                                 content=lambda r=result: _cache.fingerprint(
                                     (r, _units_table(r)))))
     return out
+
+
+def roles_of(result: Result):
+    """The roles its paper declares (:attr:`theory.model.Paper.roles`), plus every symbol
+    its table describes as a Rényi order (a ``renyi_order``), or None."""
+    from theory.model import thaw_roles
+    from theory.registry import paper
+    try:
+        p = paper(result.paper)
+    except KeyError:
+        return None
+    roles = thaw_roles(p.roles)
+    orders = list(roles.get("renyi_order", ()))
+    try:
+        for info in (p.symbols.declared().values() if p.symbols is not None else ()):
+            if _RENYI.search(info.description or "") and info.symbol not in orders:
+                orders.append(info.symbol)
+    except Exception:       # a table without declared(): roles as given
+        pass
+    if orders:
+        roles["renyi_order"] = tuple(orders)
+    return roles or None
+
+
+_RENYI = __import__("re").compile(r"r[ée]nyi[- ]order", __import__("re").IGNORECASE)
 
 
 def _units_table(result: Result):
@@ -391,7 +528,7 @@ def _units_table(result: Result):
                   for k, v in table.declared().items())
 
 
-def _plan_items(result, items, hyps, path, out):
+def _plan_items(result, items, hyps, path, out, roles=None):
     prefix = result.id
 
     def join(*labels):
@@ -399,16 +536,18 @@ def _plan_items(result, items, hyps, path, out):
 
     for item in items:
         if isinstance(item, Step):
-            loc = Located(join(item.label), item, hyps + item.given, path)
+            loc = Located(join(item.label), item,
+                          in_force(result, hyps + item.given, item, roles), path)
             out.append(PlannedCheck(loc.id, item.eq, item.kind.value,
-                                    lambda o, loc=loc: check_step(loc, o),
-                                    content=_fp(loc.step, loc.hypotheses)))
+                                    lambda o, loc=loc: check_step(loc, o, roles=roles),
+                                    content=_fp(loc.step, loc.hypotheses, roles)))
         elif isinstance(item, Chain):
             for s in item.steps:
-                loc = Located(join(s.label), s, hyps + s.given, path)
+                loc = Located(join(s.label), s, in_force(result, hyps + s.given, s, roles),
+                              path)
                 out.append(PlannedCheck(loc.id, s.eq, s.kind.value,
-                                        lambda o, loc=loc: check_step(loc, o),
-                                        content=_fp(loc.step, loc.hypotheses)))
+                                        lambda o, loc=loc: check_step(loc, o, roles=roles),
+                                        content=_fp(loc.step, loc.hypotheses, roles)))
             composite = reduce(lambda r, s: Rel.compose(r, s.rel) if r else None,
                                item.steps[1:], item.steps[0].rel)
             if item.links:
@@ -435,7 +574,7 @@ def _plan_items(result, items, hyps, path, out):
                                                 item.given, hyps)))
             for case in item.cases:
                 _plan_items(result, case.proof, hyps + item.given + case.condition,
-                            path + (case.label,), out)
+                            path + (case.label,), out, roles)
         else:
             raise TypeError(f"unknown proof item {item!r}")
 
@@ -577,7 +716,7 @@ def _statement_part(result: Result, pc: PlannedCheck, rows: list[StepReport], ou
                               detail=(f"{why}; " if why else "") + out.detail,
                               seconds=time.perf_counter() - t0)
     sr = _run_cached(PlannedCheck(pc.id, pc.eq, pc.kind, pc.run,
-                                  content=_fp(loc.step, loc.hypotheses)), opts)
+                                  content=_fp(loc.step, loc.hypotheses, roles_of(result))), opts)
     if out is not None and out.tested and sr.verdict is Verdict.CITED:
         sr.detail = f"{sr.detail}; compared with the truth: {out.detail}"
     elif why and sr.verdict not in (Verdict.PROVED, Verdict.REFUTED):

@@ -72,12 +72,35 @@ class StepReport:
     seconds: float = 0.0
     detail: str = ""
     where: dict[str, str] | None = None
+    #: a concrete instance attaining the witness (:mod:`checks.realise`), as text fields
+    instance: dict[str, str] | None = None
+    #: the alternative readings of an ambiguous rendering, each checked: dicts with
+    #: name, claim, why, verdict, method, counterexample, detail
+    readings: list[dict] | None = None
+
+    @property
+    def depends_on_reading(self) -> bool:
+        """True when an alternative reading gets another verdict than the printed one."""
+        return any(r.get("verdict") != self.verdict.value for r in self.readings or ())
 
     def evidence(self) -> str:
         """One line for tables: the witness, or the search budget and smallest slack,
         or the detail (certificate, oracle, finding)."""
+        if self.depends_on_reading:
+            alts = "; ".join(
+                f"reading {r['name']}: {r['verdict']}"
+                + (" witness " + ", ".join(f"{k}={v}" for k, v in r["counterexample"].items())
+                   if r.get("counterexample") else "")
+                for r in self.readings or ())
+            own = ("witness " + ", ".join(f"{k}={v}" for k, v in self.counterexample.items())
+                   if self.counterexample else self.detail)
+            return (f"DEPENDS ON THE READING — printed: {self.verdict.value} {own}; {alts}")
         if self.counterexample:
-            return "witness " + ", ".join(f"{k}={v}" for k, v in self.counterexample.items())
+            w = "witness " + ", ".join(f"{k}={v}" for k, v in self.counterexample.items())
+            if self.instance:
+                w += " — realised by " + "; ".join(
+                    self.instance[k] for k in ("f", "θ") if k in self.instance)
+            return w
         if self.verdict is Verdict.SUPPORTED:
             slack = "n/a" if self.slack is None else f"{self.slack:.3g}"
             return f"{self.samples} samples, min slack {slack}"
@@ -86,11 +109,13 @@ class StepReport:
     def to_json(self) -> dict:
         d = asdict(self)
         d["verdict"] = self.verdict.value
+        d["depends_on_reading"] = self.depends_on_reading
         return d
 
     @classmethod
     def from_json(cls, d: dict) -> "StepReport":
         d = dict(d)
+        d.pop("depends_on_reading", None)
         d["verdict"] = Verdict(d["verdict"])
         return cls(**d)
 

@@ -31,7 +31,9 @@ from typing import Mapping
 import sympy as sp
 
 SCOPES = ("loss", "objective", "noise")
-ROLES = ("gap", "dist", "grad_norm", "diam")
+ROLES = ("gap", "dist", "grad_norm", "diam", "noise_sq", "noise_abs")
+#: roles that are not a state's quantity (:func:`implied_hypotheses`)
+META_ROLES = ("renyi_order", "probability", "conditional", "states")
 
 
 def _expr(x):
@@ -104,6 +106,10 @@ class LSmooth(ProblemClass):
         if _have(roles, "grad_norm", "gap"):
             out.append((sp.Le(roles["grad_norm"] ** 2, 2 * self.L * roles["gap"]),
                         "L-smooth, bounded below: ‖∇f(θ)‖² ≤ 2L(f(θ) − f*)"))
+        if _have(roles, "gap", "diam") and not _have(roles, "dist"):
+            out.append((sp.Le(roles["gap"], self.L / 2 * roles["diam"] ** 2),
+                        f"L-smooth with a minimiser in K: f(θ) − f* ≤ (L/2)·diam(K)² "
+                        f"(L = {self.L})"))
         return out
 
 
@@ -135,6 +141,10 @@ class StronglyConvex(ProblemClass):
         if _have(roles, "gap", "grad_norm"):
             out.append((sp.Le(roles["gap"], roles["grad_norm"] ** 2 / (2 * self.mu)),
                         "μ-strongly convex (Polyak–Łojasiewicz): f(θ) − f* ≤ ‖∇f(θ)‖²/(2μ)"))
+        if _have(roles, "gap", "grad_norm", "dist"):
+            out.append((sp.Le(roles["gap"], roles["grad_norm"] * roles["dist"]
+                              - self.mu / 2 * roles["dist"] ** 2),
+                        "μ-strongly convex at θ*: f* ≥ f(θ) + ⟨∇f(θ), θ* − θ⟩ + (μ/2)‖θ − θ*‖²"))
         return out
 
 
@@ -202,6 +212,12 @@ class GradNoise(ProblemClass):
         object.__setattr__(self, "of", "noise")
         super().__post_init__()
 
+    def implied(self, roles):
+        if _have(roles, "noise_sq"):
+            return [(sp.Le(roles["noise_sq"], self.sigma ** 2),
+                     "bounded gradient noise: E‖∇l_ξ − ∇f‖² ≤ σ²")]
+        return []
+
 
 @dataclass(frozen=True)
 class BoundedGradient(ProblemClass):
@@ -243,6 +259,92 @@ def classes_in(assumptions) -> tuple[ProblemClass, ...]:
     return tuple(out)
 
 
-__all__ = ["ProblemClass", "LSmooth", "Convex", "StronglyConvex", "Holder", "Lipschitz",
+IMPLIED_KINDS = ("class", "jensen", "order", "probability", "conditional")
+
+
+def implied_hypotheses(assumptions, roles, present=None, orders=(), kinds=None) -> list:
+    """The relations a reader grants beside the printed hypotheses, as
+    :class:`~theory.model.Assumption` objects marked ``implied`` with their source:
+
+    * every typed class in force (:meth:`ProblemClass.implied`) on the paper's state
+      roles, and on each extra state (``roles["states"]``, with ``diam`` inherited);
+    * Jensen on the noise moments: E‖a‖² ≥ (E‖a‖)² (``noise_abs``, ``noise_sq``);
+    * a Rényi order is > 1 (``roles["renyi_order"]`` and ``orders``, the orders of the
+      result's RDP bounds);
+    * a probability lies in [0, 1] (``roles["probability"]``);
+    * a conditional expectation is taken on an event of positive probability
+      (``roles["conditional"]``: pairs (expectation symbol, event probability)).
+
+    ``present``: the symbols in play; a relation is granted only when every role symbol
+    it involves is in play (the class parameters need not be).  None: no filter.
+    ``kinds``: which of :data:`IMPLIED_KINDS` to grant (None: all)."""
+    kinds = set(IMPLIED_KINDS if kinds is None else kinds)
+    from theory.model import Assumption, thaw_roles
+    roles = thaw_roles(roles or {})
+    classes = classes_in(assumptions)
+    have = {str(a.expr) for a in assumptions or () if getattr(a, "expr", None) is not None}
+    role_syms: set = set()
+    main = {k: sp.sympify(v) for k, v in roles.items() if k in ROLES and v is not None}
+    states = [main] + [dict({k: sp.sympify(v) for k, v in st.items() if v is not None},
+                            **({"diam": main["diam"]} if "diam" in main and "diam" not in st
+                               else {}))
+                       for st in roles.get("states", ())]
+    for st in states:
+        for v in st.values():
+            role_syms |= v.free_symbols
+    listed = lambda key: [sp.sympify(x) for x in (roles.get(key) or ())]  # noqa: E731
+    for x in listed("renyi_order") + listed("probability"):
+        role_syms |= x.free_symbols
+    conds = [(sp.sympify(e), sp.sympify(p)) for e, p in roles.get("conditional", ())]
+    for e, _ in conds:
+        role_syms |= e.free_symbols
+    out: list = []
+
+    def add(rel, source):
+        rel = sp.sympify(rel)
+        if rel in (sp.true, True) or str(rel) in have:
+            return
+        if present is not None and not ((rel.free_symbols & role_syms) <= set(present)):
+            return
+        have.add(str(rel))
+        out.append(Assumption(name=str(rel), expr=rel, where=source, implied=True))
+
+    smooth = [c for c in classes if isinstance(c, LSmooth)]
+    convex = any(isinstance(c, (Convex, StronglyConvex)) for c in classes)
+    for st in states:
+        for c in (classes if "class" in kinds else ()):
+            for rel, source in c.implied(st):
+                add(rel, f"implied by {c.name}: {source}")
+        if "class" in kinds and convex and _have(st, "gap", "grad_norm", "dist"):
+            for c in smooth:     # interpolation of smooth convex functions at (θ, θ*)
+                add(sp.Le(st["gap"], st["grad_norm"] * st["dist"]
+                          - st["grad_norm"] ** 2 / (2 * c.L)),
+                    "implied by LSmooth + convexity: f* ≥ f(θ) + ⟨∇f(θ), θ* − θ⟩ + "
+                    "‖∇f(θ)‖²/(2L)")
+        if "jensen" in kinds and _have(st, "noise_abs", "noise_sq"):
+            add(sp.Le(st["noise_abs"] ** 2, st["noise_sq"]),
+                "implied (Jensen): (E‖∇l_ξ − ∇f‖)² ≤ E‖∇l_ξ − ∇f‖²")
+    for a in (listed("renyi_order") + [sp.sympify(o) for o in orders]
+              if "order" in kinds else ()):
+        if isinstance(a, sp.Symbol):
+            if present is None or a in present:
+                if str(a) not in have:
+                    add(sp.Gt(a, 1), f"implied: {a} is a Rényi order (RDP needs order > 1)")
+    for p in (listed("probability") if "probability" in kinds else ()):
+        add(sp.Ge(p, 0), f"implied: {p} is a probability")
+        add(sp.Le(p, 1), f"implied: {p} is a probability")
+    for e, p in (conds if "conditional" in kinds else ()):
+        if present is None or e.free_symbols <= set(present):
+            rel = sp.Gt(p, 0)
+            if str(rel) not in have:
+                have.add(str(rel))
+                out.append(Assumption(name=str(rel), expr=rel, implied=True,
+                                      where=f"implied: {e} is a conditional expectation "
+                                            f"given an event of probability {p}, which "
+                                            "must be positive"))
+    return out
+
+
+__all__ = ["implied_hypotheses", "META_ROLES", "ProblemClass", "LSmooth", "Convex", "StronglyConvex", "Holder", "Lipschitz",
            "BoundedDomain", "GradNoise", "BoundedGradient", "LowerBounded", "NonNegative",
            "GeneralizedSmooth", "classes_in", "ROLES", "SCOPES"]

@@ -137,6 +137,10 @@ class Assumption:
     predicate: str = ""
     cls: object = None
     implicit: ImplicitBound | None = None
+    #: granted by the engine, not printed: a consequence of a typed class in force, of a
+    #: role (an RDP order > 1, a probability in [0, 1], a conditioning event of positive
+    #: probability); ``where`` then holds the source (:func:`theory.classes.implied_hypotheses`)
+    implied: bool = False
 
     def __post_init__(self):
         if self.expr is not None and not isinstance(self.expr, sp.Basic):
@@ -206,6 +210,36 @@ def _check_label(label: str, what: str) -> None:
 
 
 @dataclass(frozen=True)
+class Reading:
+    """Another reading of a printed line, where the text rendering leaves the extent of a
+    root or a fraction ambiguous.  The step's own ``lhs REL rhs`` stays the primary
+    (printed) reading; the engine checks every alternative too and reports a row whose
+    verdicts differ as depending on the reading (both verdicts, both witnesses)."""
+
+    name: str
+    lhs: sp.Expr
+    rel: Rel
+    rhs: sp.Expr
+    why: str = ""
+
+    def __post_init__(self):
+        _check_label(self.name, "reading")
+        object.__setattr__(self, "lhs", sp.sympify(self.lhs))
+        object.__setattr__(self, "rhs", sp.sympify(self.rhs))
+        object.__setattr__(self, "rel", Rel(self.rel))
+
+    def __str__(self) -> str:
+        return f"{self.lhs} {self.rel.value} {self.rhs}"
+
+
+def _as_readings(items) -> tuple[Reading, ...]:
+    out = []
+    for r in items or ():
+        out.append(r if isinstance(r, Reading) else Reading(*r))
+    return tuple(out)
+
+
+@dataclass(frozen=True)
 class Step:
     """One printed line ``lhs REL rhs`` with the hypotheses in force and its justification.
 
@@ -226,9 +260,13 @@ class Step:
     note: str = ""
     oracle: str | None = None
     oracle_args: tuple[tuple[str, object], ...] = ()
+    #: alternative readings of an ambiguous rendering (:class:`Reading`, or tuples
+    #: ``(name, lhs, rel, rhs, why)``); the printed reading above stays the primary one
+    readings: tuple[Reading, ...] = ()
 
     def __post_init__(self):
         _check_label(self.label, "step")
+        object.__setattr__(self, "readings", _as_readings(self.readings))
         object.__setattr__(self, "lhs", sp.sympify(self.lhs))
         object.__setattr__(self, "rhs", sp.sympify(self.rhs))
         object.__setattr__(self, "rel", Rel(self.rel))
@@ -531,7 +569,16 @@ class Result:
 class Paper:
     """What a paper module exposes as ``PAPER`` (beside ``RESULTS``): its key (the prefix
     of every result id), title, the file or citation it encodes, and its symbol table
-    (:class:`theory.quantities.SymbolTable`), used for dimensions."""
+    (:class:`theory.quantities.SymbolTable`), used for dimensions.
+
+    ``roles`` binds the generic roles the engine reasons with to the paper's symbols
+    (:func:`theory.classes.implied_hypotheses`): ``gap``, ``dist``, ``grad_norm``,
+    ``diam`` (the state at the current iterate), ``noise_sq``/``noise_abs`` (E‖∇l_ξ −
+    ∇f‖², E‖∇l_ξ − ∇f‖), ``renyi_order`` (symbols that are Rényi orders: α > 1),
+    ``probability`` (symbols that are probabilities: in [0, 1]), ``conditional`` (pairs
+    (conditional expectation, probability of its event): the event has positive
+    probability wherever the expectation is used) and ``states`` (more role maps for
+    other iterates or aggregates, e.g. ``{"gap": min_sqrt_gap**2}``)."""
 
     key: str
     title: str
@@ -545,7 +592,34 @@ class Paper:
             raise ValueError(f"paper key must match {_KEY.pattern} (lower case), "
                              f"got {self.key!r}")
         if isinstance(self.roles, dict):
-            object.__setattr__(self, "roles", tuple(sorted(self.roles.items())))
+            object.__setattr__(self, "roles", _freeze_roles(self.roles))
+
+    def role_map(self) -> dict:
+        """``roles`` as a dict (``states`` as a tuple of dicts)."""
+        return thaw_roles(self.roles)
+
+
+def _freeze_roles(roles: dict) -> tuple:
+    out = []
+    for k, v in sorted(roles.items()):
+        if k == "states":
+            v = tuple(tuple(sorted(st.items())) if isinstance(st, dict) else tuple(st)
+                      for st in v)
+        elif isinstance(v, list):
+            v = tuple(v)
+        out.append((k, v))
+    return tuple(out)
+
+
+def thaw_roles(roles) -> dict:
+    """A paper's ``roles`` (frozen or not) as a plain dict."""
+    if isinstance(roles, dict):
+        d = dict(roles)
+    else:
+        d = dict(roles or ())
+    if "states" in d:
+        d["states"] = tuple(dict(st) for st in d["states"])
+    return d
 
 
 @dataclass(frozen=True)
@@ -558,26 +632,57 @@ class Located:
     case_path: tuple[str, ...]
 
 
-def walk_steps(result: Result) -> Iterator[Located]:
+def walk_steps(result: Result, roles=None) -> Iterator[Located]:
     """Every step of a result (statement parts first, then the proof in order) with its
-    id ``<result>/<case path>/<label>`` and the hypotheses in force there."""
+    id ``<result>/<case path>/<label>`` and the hypotheses in force there.  With
+    ``roles`` (a paper's :attr:`Paper.roles`), the hypotheses in force include the
+    relations they imply (:func:`in_force`)."""
     base = tuple(result.hypotheses)
     for s in result.statement:
-        yield Located(f"{result.id}/{s.label}", s, base + s.given, ())
-    yield from _walk(result.id, result.proof, base, ())
+        yield Located(f"{result.id}/{s.label}", s, in_force(result, base + s.given, s, roles),
+                      ())
+    yield from _walk(result, result.proof, base, (), roles)
 
 
-def _walk(prefix: str, items, hyps, path) -> Iterator[Located]:
+def in_force(result: Result, hyps, step: Step | None, roles=None) -> tuple[Assumption, ...]:
+    """``hyps`` plus the relations implied by the typed classes and the roles in force
+    (:func:`theory.classes.implied_hypotheses`), restricted to the symbols in play
+    (the step's and the relational hypotheses')."""
+    hyps = tuple(hyps)
+    if roles is None and not result.bounds:
+        return hyps
+    from theory.classes import implied_hypotheses
+    present = set()
+    if step is not None:
+        present |= step.free_symbols
+        for rd in step.readings:
+            present |= rd.lhs.free_symbols | rd.rhs.free_symbols
+    for h in hyps:
+        if h.expr is not None:
+            present |= h.expr.free_symbols
+    orders = tuple(b.order for b in result.bounds if b.order is not None)
+    # a step oracle evaluates the line on real instances of the classes: the class and
+    # role relations hold there by construction, except that an expectation conditioned
+    # on an event needs the event to have positive probability
+    kinds = ("conditional",) if step is not None and step.oracle else None
+    return hyps + tuple(implied_hypotheses(hyps, roles, present, orders=orders,
+                                           kinds=kinds))
+
+
+def _walk(result, items, hyps, path, roles) -> Iterator[Located]:
+    prefix = result.id
     for item in items:
         if isinstance(item, Step):
-            yield Located(_join(prefix, path, item.label), item, hyps + item.given, path)
+            yield Located(_join(prefix, path, item.label), item,
+                          in_force(result, hyps + item.given, item, roles), path)
         elif isinstance(item, Chain):
             for s in item.steps:
-                yield Located(_join(prefix, path, s.label), s, hyps + s.given, path)
+                yield Located(_join(prefix, path, s.label), s,
+                              in_force(result, hyps + s.given, s, roles), path)
         elif isinstance(item, CaseSplit):
             for case in item.cases:
-                yield from _walk(prefix, case.proof, hyps + item.given + case.condition,
-                                 path + (case.label,))
+                yield from _walk(result, case.proof, hyps + item.given + case.condition,
+                                 path + (case.label,), roles)
         else:
             raise TypeError(f"unknown proof item {item!r}")
 

@@ -569,7 +569,11 @@ def _averaging(eqn: str, coef, case: str, every, v: Version) -> Chain:
         Step(f"eq-{eqn}", explicit, "<=",
              K * (first + d * eta * sigma_dp ** 2 * sqrt(L) / C), eq=eqn,
              because=f"O(·) read with the constant {sp.nsimplify(K)} the averaging gives; T + 1 > T",
-             note="AAAI prints √(LD²)/(ηCT) here" if v is AAAI else ""),
+             note="AAAI prints √(LD²)/(ηCT) here" if v is AAAI else "",
+             readings=((("sqrt-l-times-d-squared", explicit, "<=",
+                         K * (sqrt(L) * D ** 2 / (eta * C * T) + d * eta * sigma_dp ** 2 * sqrt(L) / C),
+                         "the rendering's √(LD²) may end after L: √L·D², as ICML (57)/(61) and "
+                         "AAAI's own (17)/(79) print it"),) if v is AAAI else ())),
     ])
 
 
@@ -664,9 +668,13 @@ def build_theorem(v: Version) -> Result:
 
 # --------------------------------------------------------------------------------------
 # trade-off statements (Corollaries 3.11/3.12 ICML; Propositions 3.8/3.12, C.1/C.3 AAAI)
-def _sub(label, lhs, rhs, sig2, where, extra=()):
+def _sub(label, lhs, rhs, sig2, where, extra=(), alt=None):
+    readings = ()
+    if alt is not None:
+        name, alt_rhs, why = alt
+        readings = ((name, lhs, "=", alt_rhs, why),)
     return Step(label, lhs, "=", rhs, because=f"substitute σ_DP² = {sig2} ({where})",
-                given=[asm(sp.Eq(sigma_dp ** 2, sig2), where), *extra])
+                given=[asm(sp.Eq(sigma_dp ** 2, sig2), where), *extra], readings=readings)
 
 
 def _part2(where):
@@ -680,15 +688,16 @@ def _part2(where):
 def tradeoff(rid: str, title: str, where: str, base_hyp, lhs5, lhs6, parts) -> Result:
     """σ_DP² substituted into the two DP-noise terms ``lhs5``, ``lhs6`` of a utility bound.
 
-    ``parts``: list of (label, σ_DP² as printed, printed term 5, printed term 6, where, part-2?).
+    ``parts``: list of (label, σ_DP² as printed, printed term 5, printed term 6, where, part-2?
+    [, alternative reading of term 6: (name, term, why)]).
     Each printed term is compared with the substitution read with O-constant 1.
     """
     chains = []
-    for label, sig2, t5, t6, pwhere, p2 in parts:
+    for label, sig2, t5, t6, pwhere, p2, *alt in parts:
         extra = _part2(pwhere) if p2 else []
         chains.append(Chain(label, [
             _sub(f"{label}-term-5", lhs5, t5, sig2, pwhere, extra),
-            _sub(f"{label}-term-6", lhs6, t6, sig2, pwhere, extra),
+            _sub(f"{label}-term-6", lhs6, t6, sig2, pwhere, extra, alt[0] if alt else None),
         ], links=False, note=pwhere))
     return Result(id=rid, title=title, where=where, hypotheses=[base_hyp], proof=chains,
                   note="Only the two DP-noise terms change when σ_DP² is substituted; O-constants 1.")
@@ -717,3 +726,21 @@ def conversion_steps(prefix: str, eqn: str, terms: list[tuple]) -> Chain:
         steps.append(Step(f"{prefix}-term-{i}", lhs, "<=", k * rhs, kind=S, eq=eqn, given=given,
                           because=f"α/ε ≤ 8 log(1/δ)/ϵ² (O-constant {k})"))
     return Chain(f"{prefix}-conversion", steps, links=False)
+
+
+# --------------------------------------------------------------------------------------
+#: the roles of this paper's symbols (``Paper.roles``, both versions): the engine grants
+#: the relations the typed classes in force imply between them (gap ≤ (L/2)·dist², …),
+#: α > 1, probabilities in [0, 1], Pr(κ = 1) > 0 where E[· | κ = 1] is used, and
+#: builds instances realising a witness over them (``checks.realise``)
+ROLES = {
+    "gap": gap, "dist": dist, "grad_norm": grad_norm, "diam": D,
+    "noise_sq": E_dev_sq, "noise_abs": E_dev,
+    "renyi_order": (alpha,),
+    "probability": (Pr_kxi1, Pr_kxi0, Pr_dev_xi, Pr_k1, Pr_dev_half),
+    # E[g_ξ − ∇l_ξ | κ = 1] and, continuing it in (64)/(73) line 4–5, E[(1 − C/‖∇l_ξ‖)∇l_ξ]
+    # on κ = 1: both condition on κ = 1, which must have positive probability
+    "conditional": ((cond_bias, Pr_k1), (unc_bias, Pr_k1)),
+    # min_t E√(l(θ_t) − l*): each θ_t lies in K with θ*, so E√gap_t is at most √((L/2)·D²)
+    "states": ({"gap": min_sqrt_gap ** 2},),
+}

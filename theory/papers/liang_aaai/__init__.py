@@ -6,12 +6,14 @@
 from theory.model import Paper
 from theory.papers.liang.common import sort_results
 from theory.papers.liang.symbols import TABLE
+from theory.papers.liang.utility import ROLES
 
 PAPER = Paper(
     key='liang-aaai',
     title='An Improved Privacy and Utility Analysis of Differentially Private SGD with Bounded Domain and Smooth Losses (AAAI version)',
     file="Liang, Zhang, He, Wu, Xing; text rendering 001_b80854f0281a567d.txt",
     symbols=TABLE,
+    roles=ROLES,
 )
 
 #: where numbered tables/figures appear (section numbers), for the paper-order sort

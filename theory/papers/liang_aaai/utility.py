@@ -28,12 +28,16 @@ Tbar = (1 + eta * L) ** 2 * n * b * D ** 2 / (eta ** 2 * C ** 2)
 Tbar_p = (1 + eta * L) ** 2 * n ** 2 * D ** 2 / (eta ** 2 * C ** 2)
 _m, _mp = sp.Min(T, Tbar), sp.Min(T, Tbar_p)
 
+_ROOT_C = ("the rendering's root may end before C (C a factor outside it), which is what "
+           "σ_DP² ∝ C² gives")
 _GC1 = ("part-1", alpha * C ** 2 * T / (epsilon * n * b),
         alpha * d * L * eta * C * T / (epsilon * n * b),
         _sqrt(alpha * d * L * eta * T * C) / _sqrt(epsilon * n * b))
+_GC1_ALT = ("c-outside-root", _sqrt(alpha * d * L * eta * T) * C / _sqrt(epsilon * n * b), _ROOT_C)
 _DC1 = ("part-1", alpha * C ** 2 / (epsilon * n * b) * _m,
         alpha * d * eta * C * _sqrt(L) / (epsilon * n * b) * _m,
         _sqrt(alpha * d * eta / (epsilon * n * b) * _m * C))
+_DC1_ALT = ("c-outside-root", _sqrt(alpha * d * eta / (epsilon * n * b) * _m) * C, _ROOT_C)
 
 
 def _conversion(label: str, eqs: str, pairs) -> Chain:
@@ -43,16 +47,20 @@ def _conversion(label: str, eqs: str, pairs) -> Chain:
              asm(eps_dp <= 2 * _lg, "C.2: ϵ ≤ 2log(1/δ)"), asm(delta < 1, "C.2: 0 < δ < 1"),
              asm(eps_dp > 0, "C.2: ϵ > 0")]
     steps = [Step(f"{label}-term-{i}", before, "<=", k * after, kind=StepKind.SCALAR, eq=eqs,
-                  given=given, because=f"α/ε ≤ 8log(1/δ)/ϵ²; O-constant {k}", note=note)
-             for i, (before, after, k, note) in enumerate(pairs, 1)]
+                  given=given, because=f"α/ε ≤ 8log(1/δ)/ϵ²; O-constant {k}", note=note,
+                  readings=tuple((nm, b_, "<=", k * a_, why) for nm, b_, a_, why in alt))
+             for i, (before, after, k, note, *alt) in enumerate(pairs, 1)]
     return Chain(label, steps, links=False, note=f"conversion {eqs}")
 
 
 _prop_c1 = tradeoff_gc("liang-aaai:prop-c.1", "Appendix C.2, Proposition C.1, eqs. (80)–(81)", [
-    (*_GC1, "Proposition C.1 (i), eq. (80)", False),
+    (*_GC1, "Proposition C.1 (i), eq. (80)", False, _GC1_ALT),
     ("part-2", alpha * C ** 2 * T / (epsilon * n ** 2),
      alpha * d * L * eta * C * T / (epsilon * n ** 2),
-     _sqrt(alpha * d * L * eta * T * C) / _sqrt(epsilon * n), "Proposition C.1 (ii), eq. (81)", True),
+     _sqrt(alpha * d * L * eta * T * C) / _sqrt(epsilon * n), "Proposition C.1 (ii), eq. (81)", True,
+     ("c-and-n-outside-root", _sqrt(alpha * d * L * eta * T / epsilon) * C / n,
+      "the rendering's roots may end before C and before n (√(εn) read √ε·n), which is what "
+      "σ_DP² ∝ C²/n² gives")),
 ])
 _prop_c1 = Result(
     id=_prop_c1.id, title=_prop_c1.title + " (full statement of Proposition 3.8) and its conversion",
@@ -61,14 +69,20 @@ _prop_c1 = Result(
         (alpha * d * L * eta * C * T / (epsilon * n ** 2),
          d * L * eta * C * T * _lg / (eps_dp ** 2 * n ** 2), 8, "fifth term"),
         (_sqrt(alpha * d * L * eta * T * C) / _sqrt(epsilon * n),
-         _sqrt(d * L * eta * T * _lg * C) / (eps_dp * n), _sqrt(8), "sixth term, as printed in (82)/(83)"),
+         _sqrt(d * L * eta * T * _lg * C) / (eps_dp * n), _sqrt(8), "sixth term, as printed in (82)/(83)",
+         ("root-over-epsilon-only", _sqrt(alpha * d * L * eta * T * C / epsilon) / n,
+          _sqrt(d * L * eta * T * _lg * C) / (eps_dp * n),
+          "(82)'s √(εn) may be √ε·n: n outside the root, as σ_DP² ∝ 1/n² gives and as (83) "
+          "prints it")),
     ]),), note=_prop_c1.note)
 
 _prop_c3 = tradeoff_dc("liang-aaai:prop-c.3", "Appendix C.3, Proposition C.3, eqs. (94)–(95)", [
-    (*_DC1, "Proposition C.3 (i), eq. (94)", False),
+    (*_DC1, "Proposition C.3 (i), eq. (94)", False, _DC1_ALT),
     ("part-2", alpha * C ** 2 / (epsilon * n ** 2) * _mp,
      alpha * d * eta * C * _sqrt(L) / (epsilon * n ** 2) * _mp,
-     _sqrt(alpha * d * eta / epsilon * _mp * C / n), "Proposition C.3 (ii), eq. (95)", True),
+     _sqrt(alpha * d * eta / epsilon * _mp * C / n), "Proposition C.3 (ii), eq. (95)", True,
+     ("c-over-n-outside-root", _sqrt(alpha * d * eta / epsilon * _mp) * C / n,
+      "the rendering's root may end before C/n, which is what σ_DP² ∝ C²/n² gives")),
 ])
 _prop_c3 = Result(
     id=_prop_c3.id, title=_prop_c3.title + " (full statement of Proposition 3.12) and its conversion",
@@ -78,18 +92,22 @@ _prop_c3 = Result(
          d ** 2 * L * eta ** 2 * C ** 2 * _lg ** 2 / (eps_dp ** 4 * n ** 4) * sp.Min(T ** 2, Tbar_p ** 2), 64,
          "fifth term squared"),
         ((_sqrt(alpha * d * eta / epsilon * _mp * C / n)) ** 2,
-         d * eta * _lg * C ** 2 / (eps_dp ** 2 * n ** 2) * _mp, 8, "sixth term squared, as printed"),
+         d * eta * _lg * C ** 2 / (eps_dp ** 2 * n ** 2) * _mp, 8, "sixth term squared, as printed",
+         ("c-over-n-outside-root", (_sqrt(alpha * d * eta / epsilon * _mp) * C / n) ** 2,
+          d * eta * _lg * C ** 2 / (eps_dp ** 2 * n ** 2) * _mp,
+          "(96)'s root may end before C/n, as σ_DP² ∝ C²/n² gives and as (97)'s C²/n² "
+          "squares it")),
     ]),), note=_prop_c3.note)
 
 RESULTS = [
     *assumption_results(AAAI)[:1],
     lemma37(AAAI),
     tradeoff_gc("liang-aaai:prop-3.8", "Section 3.2, Proposition 3.8, eq. (15)",
-                [(*_GC1, "Proposition 3.8, eq. (15)", False)]),
+                [(*_GC1, "Proposition 3.8, eq. (15)", False, _GC1_ALT)]),
     *assumption_results(AAAI)[1:],
     build_theorem(AAAI),
     tradeoff_dc("liang-aaai:prop-3.12", "Section 3.2, Proposition 3.12, eq. (18)",
-                [(*_DC1, "Proposition 3.12, eq. (18)", False)]),
+                [(*_DC1, "Proposition 3.12, eq. (18)", False, _DC1_ALT)]),
     *lemma_results(AAAI),
     _prop_c1,
     _prop_c3,

@@ -6,12 +6,14 @@
 from theory.model import Paper
 from theory.papers.liang.common import sort_results
 from theory.papers.liang.symbols import TABLE
+from theory.papers.liang.utility import ROLES
 
 PAPER = Paper(
     key='liang-icml',
     title='An Improved Privacy and Utility Analysis of Differentially Private SGD with Bounded Domain and Smooth Losses (ICML-format version)',
     file="Liang, Zhang, He, Wu, Xing; text rendering 000_44d8e3677abe08fa.txt",
     symbols=TABLE,
+    roles=ROLES,
 )
 
 #: where numbered tables/figures appear (section numbers), for the paper-order sort

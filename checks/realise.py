@@ -1,0 +1,393 @@
+"""Realised witnesses: a counterexample over problem quantities must be a real instance.
+
+A step written in scalar stand-ins (``gap`` = f(θ) − f*, ``dist`` = ‖θ − θ*‖,
+``grad_norm`` = ‖∇f(θ)‖, noise moments …, bound to the paper's symbols by
+:attr:`theory.model.Paper.roles`) can be violated at a point that no function attains.
+:func:`realise` builds, from the witness values and the typed classes in force, a
+concrete instance attaining them:
+
+* the objective: a 2-D quadratic f(θ) = ½(θ − θ*)ᵀdiag(a, c)(θ − θ*) with μ ≤ a ≤ c ≤ L
+  (its two curvatures set the ratios gap/dist² and ‖∇f‖/dist independently), or, where
+  2·gap > ‖∇f‖·dist (no quadratic can), a 1-D even C¹ function whose curvature is c₁ on
+  |t| ≤ s and c₂ beyond (a quadratic with a linear-growth piece), c₁, c₂ ∈ [μ, L];
+* every further state (``roles["states"]``, another iterate or an aggregate such as
+  min_t E√gap_t) is a point on the same ray θ* + t·u, found by bisection;
+* the domain K: the segment through θ* along u of the given diameter, holding every point;
+* the gradient noise: a finite law (0 and ±r·e₁) with the witness's E‖a‖ and E‖a‖².
+
+The instance is then re-evaluated at 50 digits (mpmath): each role value must agree with
+the witness to 1e-40 (relative), each curvature lie in [μ, L], each point lie in K.
+No paper is named here: roles and classes come from the encoding.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import mpmath
+import sympy as sp
+
+from theory.classes import (BoundedDomain, BoundedGradient, Convex, LSmooth, Lipschitz,
+                            StronglyConvex, classes_in)
+from theory.model import thaw_roles
+
+DPS = 50
+TOL = mpmath.mpf(10) ** -40
+STATE_ROLES = ("gap", "dist", "grad_norm")
+NOISE_ROLES = ("noise_sq", "noise_abs")
+
+
+@dataclass
+class Realisation:
+    """``applies``: the witness speaks of role quantities; ``ok``: an instance attains
+    it (``instance``: what it is, as text); ``why``: when it does not."""
+
+    applies: bool
+    ok: bool = False
+    instance: dict = field(default_factory=dict)
+    why: str = ""
+
+
+def parse_value(v) -> sp.Expr:
+    """A witness value (``"3/2"``, ``"1 + 2*log(3) ≈ 3.19"``, a number) as SymPy."""
+    if isinstance(v, sp.Basic):
+        return v
+    if isinstance(v, (int, float)):
+        return sp.nsimplify(v) if isinstance(v, float) else sp.Integer(v)
+    s = str(v).split("≈")[0].strip()
+    return sp.sympify(s)
+
+
+def _mp(e) -> mpmath.mpf:
+    return mpmath.mpf(sp.N(e, DPS + 10)) if not isinstance(e, mpmath.mpf) else e
+
+
+def _value(expr, env):
+    """expr at the witness (mpmath), or None when a symbol of it is not in the witness."""
+    if expr is None:
+        return None
+    expr = sp.sympify(expr)
+    if not expr.free_symbols <= set(env):
+        return None
+    return _mp(expr.subs({s: env[s] for s in expr.free_symbols}))
+
+
+def _fmt(x) -> str:
+    return mpmath.nstr(x, 12)
+
+
+def _close(a, b) -> bool:
+    return abs(a - b) <= TOL * (1 + abs(b))
+
+
+# --------------------------------------------------------------------------------------
+# objective functions: f(t·u) along the ray u of θ − θ*, gradient norm there
+class _Quadratic:
+    """f(θ) = ½(a θ₁² + c θ₂²), θ* = 0, θ = d·(cos φ, sin φ) with cos²φ = w."""
+
+    def __init__(self, a, c, w):
+        self.a, self.c, self.w = a, c, w
+        self.curv = (a, c)
+
+    def point(self, t):
+        return (t * mpmath.sqrt(self.w), t * mpmath.sqrt(1 - self.w))
+
+    def gap(self, t):
+        x, y = self.point(t)
+        return (self.a * x ** 2 + self.c * y ** 2) / 2
+
+    def grad(self, t):
+        x, y = self.point(t)
+        return mpmath.sqrt((self.a * x) ** 2 + (self.c * y) ** 2)
+
+    def gap_at(self, p):
+        return (self.a * p[0] ** 2 + self.c * p[1] ** 2) / 2
+
+    def describe(self):
+        return (f"f(θ) = ½(a·θ₁² + c·θ₂²) on R², θ* = 0, a = {_fmt(self.a)}, "
+                f"c = {_fmt(self.c)}")
+
+
+class _TwoPiece:
+    """1-D even C¹ function: f'' = c1 on |t| ≤ s, c2 beyond (θ* = 0)."""
+
+    def __init__(self, c1, c2, s):
+        self.c1, self.c2, self.s = c1, c2, s
+        self.curv = (c1, c2)
+
+    def gap(self, t):
+        t = abs(t)
+        if t <= self.s:
+            return self.c1 * t ** 2 / 2
+        return self.c1 * self.s ** 2 / 2 + self.c1 * self.s * (t - self.s) \
+            + self.c2 * (t - self.s) ** 2 / 2
+
+    def grad(self, t):
+        t = abs(t)
+        return self.c1 * t if t <= self.s else self.c1 * self.s + self.c2 * (t - self.s)
+
+    def gap_at(self, p):
+        return self.gap(p[0])
+
+    def describe(self):
+        return (f"f(θ) on R (even, C¹): f'' = {_fmt(self.c1)} on |θ| ≤ {_fmt(self.s)}, "
+                f"{_fmt(self.c2)} beyond (a quadratic with a linear-growth piece); θ* = 0 "
+                "(points written (θ, 0))")
+
+
+def _objective(gap, dist, grad, mu, L):
+    """A function in the classes (curvature in [mu, L]) and the distance t of the point
+    attaining the given (gap, dist, grad) — None (with why) when none is built."""
+    mu = mu if mu is not None else mpmath.mpf(0)
+    one = mpmath.mpf(1)
+
+    def ok_curv(*cs):
+        return all(c >= mu - TOL * (1 + abs(mu)) and (L is None or c <= L + TOL * (1 + L))
+                   and c >= 0 for c in cs)
+
+    if dist is not None and dist == 0:
+        if (gap is None or gap == 0) and (grad is None or grad == 0):
+            h = mu if mu > 0 else (L if L is not None else one)
+            return _Quadratic(h, h, one), mpmath.mpf(0), ""
+        return None, None, "θ = θ* (dist = 0) but gap or ‖∇f‖ is positive"
+    if dist is None:
+        if gap is not None and grad is not None:
+            if gap == 0 or grad == 0:
+                return None, None, "gap or ‖∇f‖ is zero while the other is not"
+            h = grad ** 2 / (2 * gap)
+            dist = 2 * gap / grad
+        elif gap is not None:
+            h = L if L is not None else max(mu, one)
+            dist = mpmath.sqrt(2 * gap / h) if h > 0 else mpmath.mpf(0)
+        elif grad is not None:
+            h = L if L is not None else max(mu, one)
+            dist = grad / h
+        else:
+            h = L if L is not None else max(mu, one)
+            dist = mpmath.mpf(0)
+        if not ok_curv(h):
+            return None, None, f"a quadratic needs curvature {_fmt(h)} outside [μ, L]"
+        return _Quadratic(h, h, one), dist, ""
+    d = dist
+    if gap is None and grad is None:     # the largest curvature: other states reach far
+        h = L if L is not None else max(mu, one)
+        return _Quadratic(h, h, one), d, ""
+    if grad is None:
+        h = 2 * gap / d ** 2
+        if not ok_curv(h):
+            return None, None, (f"gap/dist² = {_fmt(h / 2)} needs curvature {_fmt(h)} "
+                                "outside [μ, L]")
+        return _Quadratic(h, h, one), d, ""
+    if gap is None:
+        h = grad / d
+        if not ok_curv(h):
+            return None, None, f"‖∇f‖/dist = {_fmt(h)} is a curvature outside [μ, L]"
+        return _Quadratic(h, h, one), d, ""
+    m1, m2 = 2 * gap / d ** 2, grad ** 2 / d ** 2
+    var = m2 - m1 ** 2
+    if abs(var) <= TOL * (1 + m2):
+        if not ok_curv(m1):
+            return None, None, f"curvature {_fmt(m1)} outside [μ, L]"
+        return _Quadratic(m1, m1, one), d, ""
+    if var > 0:            # two curvatures a < m1 < c, weights w, 1 − w
+        cands = []
+        if m1 > mu:
+            cands.append((mu, m1 + var / (m1 - mu)))
+        if L is not None and L > m1:
+            cands.append((m1 - var / (L - m1), L))
+        for a, c in cands:
+            if ok_curv(a, c) and a < m1 < c:
+                w = (c - m1) / (c - a)
+                return _Quadratic(a, c, w), d, ""
+        return None, None, ("no curvatures in [μ, L] give both gap/dist² and ‖∇f‖/dist "
+                            f"(mean {_fmt(m1)}, second moment {_fmt(m2)})")
+    # 2·gap > ‖∇f‖·dist: front-loaded curvature c1 on [0, s], c2 after
+    c1s = [L] if L is not None else [4 * m2 / max(m1, TOL), 16 * grad / d]
+    for c1 in c1s:
+        if c1 * d - grad <= 0:
+            continue
+        s = (2 * gap - grad * d) / (c1 * d - grad)
+        if not (0 <= s < d):
+            continue
+        c2 = (grad - c1 * s) / (d - s)
+        if ok_curv(c1, c2) and c2 <= c1:
+            return _TwoPiece(c1, c2, s), d, ""
+    return None, None, ("gap > ‖∇f‖·dist/2 needs a front-loaded curvature, and none in "
+                        "[μ, L] fits (convexity needs gap ≤ ‖∇f‖·dist)")
+
+
+def _xy(fn, t):
+    if isinstance(fn, _Quadratic):
+        return fn.point(t)
+    return (t, mpmath.mpf(0))
+
+
+def _pt(p) -> str:
+    return f"({_fmt(p[0])}, {_fmt(p[1])})"
+
+
+def _diameter(pts):
+    return max((mpmath.sqrt((a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2)
+                for a in pts for b in pts), default=mpmath.mpf(0))
+
+
+def _place(fn, target, pts, diam, L):
+    """(function, point) with gap = target, the hull of pts + point within diam: on the
+    ray of θ, or (a quadratic with θ on its first axis) on the second axis with its
+    curvature raised to L."""
+    t_max = diam if diam is not None else mpmath.mpf(10) ** 12
+    t = _ray_point(fn, target, t_max)
+    if t is not None:
+        p = _xy(fn, t)
+        if diam is None or _diameter(pts + [p]) <= diam * (1 + TOL):
+            return fn, p
+    if isinstance(fn, _Quadratic) and fn.w == 1:
+        cs = [fn.c] + ([L] if L is not None and L > fn.c else [])
+        for c in cs:
+            g = _Quadratic(fn.a, c, fn.w)
+            t = mpmath.sqrt(2 * target / c)
+            p = (mpmath.mpf(0), t)
+            if diam is None or _diameter(pts + [p]) <= diam * (1 + TOL):
+                return g, p
+    return None
+
+
+def _ray_point(fn, target_gap, t_max):
+    """t ∈ [0, t_max] with fn.gap(t) = target_gap (bisection, 50 digits), or None."""
+    if target_gap < 0:
+        return None
+    if fn.gap(t_max) < target_gap * (1 - TOL):
+        return None
+    lo, hi = mpmath.mpf(0), t_max
+    for _ in range(220):
+        mid = (lo + hi) / 2
+        if fn.gap(mid) < target_gap:
+            lo = mid
+        else:
+            hi = mid
+    return hi
+
+
+# --------------------------------------------------------------------------------------
+def realise(witness: dict, hypotheses, roles) -> Realisation:
+    """Build and re-evaluate an instance attaining ``witness`` (symbol name → value) for
+    the role quantities of ``roles`` under the classes among ``hypotheses``."""
+    roles = thaw_roles(roles or {})
+    with mpmath.workdps(DPS + 10):
+        return _realise(witness, hypotheses, roles)
+
+
+def _realise(witness, hypotheses, roles) -> Realisation:
+    env = {}
+    for k, v in (witness or {}).items():
+        try:
+            env[sp.Symbol(k, real=True)] = parse_value(v)
+        except Exception:
+            continue
+    # match symbols by name (assumptions differ between the paper's symbols and these)
+    byname = {s.name: e for s, e in env.items()}
+
+    def val(expr):
+        if expr is None:
+            return None
+        expr = sp.sympify(expr)
+        names = {s.name for s in expr.free_symbols}
+        if not names <= set(byname):
+            return None
+        return _mp(expr.subs({s: byname[s.name] for s in expr.free_symbols}))
+
+    main = {k: roles.get(k) for k in STATE_ROLES + NOISE_ROLES + ("diam",)}
+    states = [dict(st) for st in roles.get("states", ())]
+    quantities = [(k, main[k]) for k in STATE_ROLES + NOISE_ROLES if main[k] is not None]
+    quantities += [(k, e) for st in states for k, e in st.items() if k in STATE_ROLES]
+    if not any(val(e) is not None for _, e in quantities):
+        return Realisation(applies=False)
+    classes = classes_in(hypotheses)
+    Ls = [val(c.L) for c in classes if isinstance(c, LSmooth)]
+    mus = [val(c.mu) for c in classes if isinstance(c, StronglyConvex)]
+    L = min((x for x in Ls if x is not None), default=None)
+    mu = max((x for x in mus if x is not None), default=None)
+    if mu is None and any(isinstance(c, (Convex, LSmooth, StronglyConvex)) for c in classes):
+        mu = mpmath.mpf(0)
+    diams = [val(c.diameter) for c in classes if isinstance(c, BoundedDomain)]
+    diam = val(main["diam"])
+    diams = [x for x in diams + [diam] if x is not None]
+    diam = min(diams) if diams else None
+    Ms = [val(c.M) for c in classes if isinstance(c, Lipschitz)] + \
+         [val(c.G) for c in classes if isinstance(c, BoundedGradient)]
+    M = min((x for x in Ms if x is not None), default=None)
+    if L is not None and mu is not None and mu > L:
+        return Realisation(True, False, why=f"μ = {_fmt(mu)} > L = {_fmt(L)}: the classes are empty")
+
+    gap, dist, grad = (val(main[k]) for k in STATE_ROLES)
+    fn, t0, why = _objective(gap, dist, grad, mu, L)
+    if fn is None:
+        return Realisation(True, False, why=why)
+    inst: dict[str, str] = {}
+    got = {"gap": fn.gap(t0), "dist": t0, "grad_norm": fn.grad(t0)}
+    for k, want in (("gap", gap), ("dist", dist), ("grad_norm", grad)):
+        if want is not None and not _close(got[k], want):
+            return Realisation(True, False, why=f"the built instance misses {k} "
+                                                f"({_fmt(got[k])} vs {_fmt(want)})")
+    pts = [(mpmath.mpf(0), mpmath.mpf(0)), _xy(fn, t0)]
+    inst["θ"] = f"θ = {_pt(pts[1])}: gap = {_fmt(got['gap'])}, dist = {_fmt(t0)}, " \
+                f"‖∇f(θ)‖ = {_fmt(got['grad_norm'])}"
+    if M is not None and got["grad_norm"] > M * (1 + TOL):
+        return Realisation(True, False, why=f"‖∇f(θ)‖ = {_fmt(got['grad_norm'])} exceeds the "
+                                            f"Lipschitz/gradient bound {_fmt(M)}")
+    for i, st in enumerate(states, 1):
+        sg = val(st.get("gap"))
+        if sg is None:
+            continue
+        placed = _place(fn, sg, pts, diam, L)
+        if placed is None:
+            return Realisation(True, False, why=f"no point of a domain of diameter "
+                                                f"{_fmt(diam)} holding θ* and θ has gap = "
+                                                f"{_fmt(sg)} on the instance (state {i}: "
+                                                f"{sp.sstr(st.get('gap'))})")
+        fn, p = placed
+        if not _close(fn.gap_at(p), sg):
+            return Realisation(True, False, why=f"state {i}: gap {_fmt(fn.gap_at(p))} vs {_fmt(sg)}")
+        pts.append(p)
+        inst[f"state {i}"] = (f"θ' = {_pt(p)}: gap = {_fmt(fn.gap_at(p))} "
+                              f"({sp.sstr(st.get('gap'))} at the witness)")
+    inst["f"] = fn.describe()
+    width = _diameter(pts)
+    if diam is not None:
+        if width > diam * (1 + TOL):
+            return Realisation(True, False, why=f"the points are {_fmt(width)} apart, more than "
+                                                f"diam K = {_fmt(diam)}")
+        inst["K"] = (f"the convex hull of θ* and the points above (diameter {_fmt(width)} "
+                     f"≤ {_fmt(diam)})")
+    curv = fn.curv
+    inst["classes"] = (f"curvatures {', '.join(_fmt(c) for c in curv)} in "
+                       f"[{_fmt(mu if mu is not None else mpmath.mpf(0))}, "
+                       f"{'∞' if L is None else _fmt(L)}]")
+    nsq, nabs = val(main["noise_sq"]), val(main["noise_abs"])
+    if nsq is not None or nabs is not None:
+        law = _noise(nsq, nabs)
+        if law is None:
+            return Realisation(True, False, why=f"no law has E‖a‖ = {_fmt(nabs)} and "
+                                                f"E‖a‖² = {_fmt(nsq)} (Jensen)")
+        inst["noise"] = law
+    inst["check"] = f"re-evaluated at {DPS} digits (mpmath): every role value attained"
+    return Realisation(True, True, inst)
+
+
+def _noise(nsq, nabs):
+    if nsq is not None and nabs is not None:
+        if nabs == 0:
+            return "a = 0 (no noise)" if nsq == 0 else None
+        if nabs ** 2 > nsq * (1 + TOL):
+            return None
+        r, p = nsq / nabs, nabs ** 2 / nsq
+        e1, e2 = p * r, p * r ** 2
+        if not (_close(e1, nabs) and _close(e2, nsq)):
+            return None
+        return (f"a = 0 w.p. {_fmt(1 - p)}, ±{_fmt(r)}·e₁ w.p. {_fmt(p / 2)} each "
+                f"(E‖a‖ = {_fmt(e1)}, E‖a‖² = {_fmt(e2)})")
+    if (nsq is not None and nsq == 0) or (nabs is not None and nabs == 0):
+        return "a = 0 (no noise)"
+    if nsq is not None:
+        r = mpmath.sqrt(nsq)
+        return f"a = ±{_fmt(r)}·e₁ w.p. 1/2 each (E‖a‖² = {_fmt(r ** 2)})"
+    return f"a = ±{_fmt(nabs)}·e₁ w.p. 1/2 each (E‖a‖ = {_fmt(nabs)})"
