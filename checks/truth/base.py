@@ -117,6 +117,13 @@ class TruthProvider:
     def truth(self, stmt, values: dict, *, precise: bool = False) -> Truth:
         raise NotImplementedError
 
+    def closed_form(self, stmt) -> sp.Expr | None:
+        """The truth (the larger of both orders) as a SymPy expression in the statement's
+        symbols, where it has a closed form; None otherwise.  The statement checker uses it
+        to decide a scenario whose numerical truth ± error straddles the bound exactly
+        (a tight bound, truth = bound, holds), instead of calling it undecided."""
+        return None
+
 
 def all_classes(stmt) -> tuple:
     """The problem classes a statement assumes: its ``problem_class`` and the class

@@ -107,6 +107,13 @@ class GaussianProvider(TruthProvider):
         return t
 
 
+    def closed_form(self, stmt):
+        if stmt.profile:
+            return None
+        m = stmt.mechanism
+        return stmt.order * m.sensitivity**2 / (2 * m.sigma**2)
+
+
 def gaussian_delta(eps, sens, sigma, *, precise=False):
     """δ(ε) of the Gaussian mechanism with sensitivity Δ and noise σ (both orders agree)."""
     if sens == 0:

@@ -22,8 +22,10 @@ then minimised over their admissible range: the claim is for every admissible va
 VIOLATED only when the certified lower value of the truth exceeds the bound, re-checked
 at high precision (the provider's ``precise`` truth at 50 digits against the bound at 50
 digits); the witness names both orders and which of them exceed the bound.  A scenario
-counts for HOLDS only where truth + error ≤ bound: one whose truth ± error straddles
-the bound is *undecided* (counted in the detail); a statement with no decided scenario,
+counts for HOLDS only where truth + error ≤ bound, or where the provider's closed-form
+truth (:meth:`~checks.truth.base.TruthProvider.closed_form`) is ≤ the bound exactly at the
+scenario's exact values (SymPy decides the sign: a tight bound holds); one whose truth ±
+error straddles the bound otherwise is *undecided* (counted in the detail); a statement with no decided scenario,
 or whose largest certified ratio is not confirmed at high precision, is NOT-TESTED
 ("UNDECIDED"), never HOLDS-ON-SCENARIOS.
 
@@ -50,7 +52,7 @@ import sympy as sp
 
 from checks.plugins import providers as _providers
 from checks.truth.base import (NotMember, Truth, Unavailable, all_classes, evaluate,
-                               evaluate_mp)
+                               evaluate_mp, exact_value)
 from checks.verdict import StatementReport, StatementVerdict
 
 #: admissible points per bound in the default search (the engine's budget caps these)
@@ -351,7 +353,8 @@ class _Evaluator:
         from checks.cache import fingerprint
         self.stmt, self.prov, self.space = stmt, prov, space
         self.stats = {"evaluated": 0, "not_member": 0, "unavailable": 0, "rejected": 0,
-                      "undecided": 0}
+                      "undecided": 0, "exact": 0}
+        self.closed = prov.closed_form(stmt)
         self.not_member_reason = ""
         self.tsyms = _truth_symbols(stmt)
         self.tkey = (prov.name, fingerprint((stmt.mechanism, getattr(stmt, "order", None),
@@ -405,9 +408,31 @@ class _Evaluator:
             return None
         self.stats["evaluated"] += 1
         if tr.lower <= bval < tr.upper:
-            # truth ± error straddles the bound: this scenario decides nothing
-            self.stats["undecided"] += 1
+            if self._exact_holds(v):
+                # the closed-form truth is at most the bound exactly (a tight bound)
+                self.stats["exact"] += 1
+                tr = Truth(tr.forward, tr.backward, 0.0, tr.method + ", decided exactly",
+                           tr.scenario, dict(tr.extra))
+                ratio = min(tr.max / bval, 1.0)
+            else:
+                # truth ± error straddles the bound: this scenario decides nothing
+                self.stats["undecided"] += 1
         return tr, bval, ratio
+
+    def _exact_holds(self, v: dict) -> bool:
+        """True when the provider's closed-form truth is ≤ the bound exactly at ``v`` (the
+        values read as exact binary rationals; SymPy decides the sign of the difference)."""
+        if self.closed is None:
+            return False
+        stmt = self.stmt
+        expr = stmt.delta if getattr(stmt, "profile", False) else stmt.expr
+        diff = expr - self.closed
+        try:
+            subs = {s: exact_value(v[s.name]) for s in diff.free_symbols}
+        except (KeyError, TypeError):
+            return False
+        d = sp.nsimplify(sp.simplify(diff.xreplace(subs)))
+        return bool(d.is_zero or d.is_nonnegative)
 
 
 # --------------------------------------------------------------------------------------
@@ -494,7 +519,8 @@ def search_bound(stmt, prov, *, budget: int, seed: int, confirm: bool = True) ->
     ratio = best["ratio"]
     budget_txt = (f"{ev.stats['evaluated']} admissible scenarios ({ev.stats['not_member']} not "
                   f"in every class, {ev.stats['unavailable']} out of the provider's reach, "
-                  f"{ev.stats['undecided']} undecided (truth ± error straddles the bound); "
+                  f"{ev.stats['undecided']} undecided (truth ± error straddles the bound), "
+                  f"{ev.stats['exact']} decided exactly by the closed form; "
                   f"cap {n_ex} random + anchors + targeted)")
     head = f"bound {stmt.label} ({prov.name})"
     if ratio > 1 and confirm:

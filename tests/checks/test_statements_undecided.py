@@ -18,9 +18,26 @@ def _gauss(expr):
                  hypotheses=(asm(alpha > 1),))
 
 
-def test_a_bound_equal_to_the_truth_is_undecided_not_holds():
-    # λΔ²/(2σ²) is the truth itself: within its error at every scenario
+def test_a_bound_equal_to_the_truth_is_decided_exactly_by_the_closed_form():
+    # λΔ²/(2σ²) is the truth itself: numerically within its error at every scenario, but
+    # the provider's closed form decides the tie exactly (a tight bound holds)
     out = check_statement(_gauss(alpha / (2 * sigma**2)), budget=8, seed=0)
+    assert out.tested and not out.violated and out.ratio == 1
+    assert "decided exactly by the closed form" in out.detail
+
+
+def test_without_a_closed_form_a_bound_equal_to_the_truth_is_undecided(monkeypatch):
+    monkeypatch.setattr(GaussianProvider, "closed_form", lambda self, stmt: None)
+    out = check_statement(_gauss(alpha / (2 * sigma**2)), budget=8, seed=0)
+    assert not out.tested and not out.violated
+    assert "UNDECIDED" in out.detail
+
+
+def test_a_bound_below_the_truth_within_its_error_is_not_holds():
+    # below the truth by less than the numerical error: the exact decision says it fails,
+    # the certified numbers cannot confirm a violation: undecided, never HOLDS
+    out = check_statement(_gauss(alpha / (2 * sigma**2) * (1 - sp.Rational(1, 10**15))),
+                          budget=8, seed=0)
     assert not out.tested and not out.violated
     assert "UNDECIDED" in out.detail
 
