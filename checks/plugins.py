@@ -34,6 +34,7 @@ from typing import Callable
 GENERIC_MODULES: tuple[str, ...] = (
     "checks.truth.providers",
     "checks.truth.rates",
+    "checks.truth.rates_convex",
     "checks.exists",
 )
 ENTRY_POINT_GROUP = "dpcheck.plugins"

@@ -249,6 +249,29 @@ class GeneralizedSmooth(ProblemClass):
     L1: sp.Expr
 
 
+@dataclass(frozen=True)
+class OriginBounds(ProblemClass):
+    """The loss and its (sub)gradient at the origin: ``M = sup_ξ ‖∂l_ξ(0)‖`` and
+    ``M0 = sup_ξ l_ξ(0)`` (constants of analyses on unbounded domains, where no global
+    Lipschitz or range bound exists).  The symbols *are* these suprema: a truth provider
+    computes them from its instance rather than sampling them."""
+
+    M: sp.Expr
+    M0: sp.Expr
+
+
+@dataclass(frozen=True)
+class MinimiserNorm(ProblemClass):
+    """The objective (the population risk) has a minimiser w* over the domain with
+    ‖w*‖ = ``r``."""
+
+    r: sp.Expr
+
+    def __post_init__(self):
+        object.__setattr__(self, "of", "objective")
+        super().__post_init__()
+
+
 def classes_in(assumptions) -> tuple[ProblemClass, ...]:
     """The class instances among assumptions (``Assumption.cls``) or bare instances."""
     out = []
@@ -347,4 +370,5 @@ def implied_hypotheses(assumptions, roles, present=None, orders=(), kinds=None) 
 
 __all__ = ["implied_hypotheses", "META_ROLES", "ProblemClass", "LSmooth", "Convex", "StronglyConvex", "Holder", "Lipschitz",
            "BoundedDomain", "GradNoise", "BoundedGradient", "LowerBounded", "NonNegative",
-           "GeneralizedSmooth", "classes_in", "ROLES", "SCOPES"]
+           "GeneralizedSmooth", "OriginBounds", "MinimiserNorm", "classes_in", "ROLES",
+           "SCOPES"]

@@ -160,5 +160,27 @@ class ErrorFeedbackSGD(Mechanism):
             raise ValueError(f"sampling must be one of {SAMPLINGS}, got {self.sampling!r}")
 
 
+@dataclass(frozen=True)
+class AveragedSGD(Mechanism):
+    """SGD with one example drawn uniformly per step, optional Gaussian perturbation of
+    every gradient and of the output, the average of the iterates released::
+
+        w_1 = 0,  w_{t+1} = Π_K(w_t − η(∂l(w_t; z_{i_t}) + b_t)),  i_t ~ Unif([n]),
+        b_t ~ N(0, σ_grad² I),   t = 1, …, T,
+        released: (1/T) Σ_{t=1}^T w_t + b,  b ~ N(0, σ_out² I),
+
+    K = R^d when ``radius`` is None, else the closed ball B(0, radius).  ``sigma_grad = 0``
+    and ``sigma_out = 0`` give plain SGD with iterate averaging (output perturbation sets
+    ``sigma_out``, gradient perturbation ``sigma_grad``).  Adjacency: one example
+    replaced."""
+
+    n: sp.Expr
+    eta: sp.Expr
+    T: sp.Expr
+    sigma_grad: sp.Expr = sp.Integer(0)
+    sigma_out: sp.Expr = sp.Integer(0)
+    radius: sp.Expr | None = None
+
+
 __all__ = ["Mechanism", "GaussianMechanism", "SampledGaussian", "Composition", "NoisySGD",
-           "ErrorFeedbackSGD", "RELEASES", "SAMPLINGS"]
+           "ErrorFeedbackSGD", "AveragedSGD", "RELEASES", "SAMPLINGS"]

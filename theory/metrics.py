@@ -33,7 +33,23 @@ WEIGHTED_EXPECTED_GRAD_SQ = Metric(
 EXCESS_POPULATION_RISK = Metric("excess-population-risk",
                                 "E[F(A(S))] − min_w F(w), F the population risk")
 
+# random quantities of one run (S ~ D^n and the algorithm's randomness): a Rate on one of
+# these with ``confidence`` = γ claims the bound with probability at least 1 − γ, and is
+# checked on the (1 − γ)-quantile
+EXCESS_RISK = Metric("excess-risk", "F(A(S)) − min_w F(w), F the population risk (a random "
+                                    "variable over S ~ D^n and the algorithm)")
+OUTPUT_NOISE_RISK = Metric("output-noise-risk",
+                           "F(A(S)) − F(w̄(S)), w̄(S) the released point before its final "
+                           "perturbation (a random variable)")
+GENERALISATION_GAP = Metric("generalisation-gap",
+                            "F(A(S)) − F_S(A(S)), F_S the empirical risk on S (a random "
+                            "variable)")
+EMPIRICAL_GAP_AT_MINIMISER = Metric(
+    "empirical-gap-at-minimiser",
+    "F_S(A(S)) − F_S(w*), w* a minimiser of the population risk F (a random variable)")
+
 METRICS = {m.key: m for m in (MIN_EXPECTED_SQRT_GAP, EXPECTED_GAP_LAST, EXPECTED_GAP_AVERAGE,
                               AVERAGE_EXPECTED_GRAD_SQ, MIN_EXPECTED_GRAD_NORM,
                               EXPECTED_MIN_GRAD_NORM, WEIGHTED_EXPECTED_GRAD_SQ,
-                              EXCESS_POPULATION_RISK)}
+                              EXCESS_POPULATION_RISK, EXCESS_RISK, OUTPUT_NOISE_RISK,
+                              GENERALISATION_GAP, EMPIRICAL_GAP_AT_MINIMISER)}

@@ -436,7 +436,10 @@ class Rate:
     instance whose fields are the algorithm's parameters) on every problem of the
     classes in ``problem_class``, under ``hypotheses``.  Checked by simulation on
     problem families of the classes, with confidence intervals (``checks.truth.rates``).
-    ``form="O"``: an order of magnitude (the constant is reported, not decided)."""
+    ``form="O"``: an order of magnitude (the constant is reported, not decided).
+    ``confidence``: a high-probability claim, ``metric ≤ expr`` with probability at least
+    1 − ``confidence`` (the metric a random quantity of one run; checked on its
+    (1 − confidence)-quantile); None: the metric as defined (an expectation, a minimum)."""
 
     label: str
     metric: object
@@ -446,10 +449,13 @@ class Rate:
     form: str = "explicit"
     hypotheses: tuple[Assumption, ...] = ()
     note: str = ""
+    confidence: sp.Expr | None = None
 
     def __post_init__(self):
         _check_label(self.label, "rate")
         object.__setattr__(self, "expr", sp.sympify(self.expr))
+        if self.confidence is not None:
+            object.__setattr__(self, "confidence", sp.sympify(self.confidence))
         object.__setattr__(self, "hypotheses", _as_assumptions(self.hypotheses))
         object.__setattr__(self, "problem_class", _as_classes(self.problem_class))
         if self.form not in FORMS:
@@ -465,13 +471,17 @@ class Rate:
     def describe(self) -> str:
         cls = ", ".join(c.name + "(" + ", ".join(sp.sstr(v) for v in c.params().values()) + ")"
                         for c in self.problem_class)
-        return (f"{self.metric.definition} <= {sp.sstr(self.expr)} for "
+        conf = ("" if self.confidence is None else
+                f" with probability >= 1 - {sp.sstr(self.confidence)}")
+        return (f"{self.metric.definition} <= {sp.sstr(self.expr)}{conf} for "
                 f"{self.algorithm.describe()}" + (f" on {cls}" if cls else "")
                 + (" [O-form]" if self.form == "O" else ""))
 
     @property
     def free_symbols(self) -> set:
         out = set(self.expr.free_symbols) | set(self.algorithm.free_symbols)
+        if self.confidence is not None:
+            out |= self.confidence.free_symbols
         for c in self.problem_class:
             out |= c.free_symbols
         return out

@@ -9,7 +9,7 @@ import sympy as sp
 
 from theory.classes import BoundedDomain, Convex, Holder, NonNegative
 from theory.model import CaseSplit, Case, Chain, Result, Step, StepKind, asm
-from theory.papers.holder.common import C_A1_POS, C_A1_ZERO, DSGD_B, GRAD_B, LOG_D
+from theory.papers.holder.common import C_A1_POS, C_A1_ZERO, DSGD, DSGD_B, GRAD_B, LOG_D
 from theory.papers.holder.symbols import (R_bar, Bv, C_a, Delta_A, G, L, M, M0, R, RS_priv, RS_star,
                                           R_priv, Xin, Xsq, Yv, alpha, bnorm, c_a1, diff2,
                                           diff2_next, eta, gA, gamma, gen_gap, gnorm, inner,
@@ -17,6 +17,7 @@ from theory.papers.holder.symbols import (R_bar, Bv, C_a, Delta_A, G, L, M, M0, 
                                           wn, wnext2, wnorm2, wstar, c_gen)
 from theory.papers.holder.symbols import X_dev, X_sum, gt_, mu_, t_dev
 from theory.quantities import T, c_O, d, delta, epsilon, n, t
+from theory.papers.holder import rates as hr
 
 ALG, SCA, PRO, CIT = (StepKind.ALGEBRA, StepKind.SCALAR, StepKind.PROBABILISTIC,
                       StepKind.CITED)
@@ -153,6 +154,7 @@ LEMMA_21 = Result(
                             "(non-expansive)")])
 
 NOISE_T = (1 + (8 / d * sp.log(4 / gamma)) ** sp.Rational(1, 4))
+DSGD_UNB = DSGD
 
 LEMMA_22 = Result(
     f"{K}:lem-22", "Error from the output noise", "Sec. 3.2, Lemma 22, eqs. (13)–(16)",
@@ -192,33 +194,52 @@ LEMMA_22 = Result(
                         "convexity of the norm and Lemma 20 (||w_t||² ≤ C_α(t − 1)η, t ≤ T)")]),
         Step("eq-16", wbar, "<=", R, ALG, eq="16", given=[asm(sp.Le(wbar, R), "w_t ∈ B(0, R)")]),
     ],
-    note="Part statements are O-forms of random quantities (identity stand-ins: nothing to "
-         "compute); the proof rows carry the content.",
+    rates=[hr.RATE_LEM_22A, hr.RATE_LEM_22B],
+    note="Part statements are O-forms of random quantities, checked by their typed statements "
+         "(rates: the output-noise risk F(w_priv) − F(w̄) simulated, its (1 − γ/4)-quantile "
+         "followed along σ, d, γ, T, η); the proof rows carry the algebra.",
 )
 
 LEMMA_23 = Result(
     f"{K}:lem-23", "Generalisation error of SGD via UAS", "Sec. 3.2, Lemma 23, eqs. (17)–(18)",
     hypotheses=[NONNEG, CONVEX, HOLDER, *ALPHA_RANGE, *STEP,
                 asm(sp.Gt(gamma, 4 * delta), "γ ∈ (4δ, 1)"), asm(sp.Lt(gamma, 1))],
-    statement=[Step("part-b", gen_gap, "<=", c_O * (DSGD_B * sp.log(n) * sp.log(1 / gamma)
-                                                    + sp.sqrt(n ** sp.Rational(-1, 2) * sp.log(1 / gamma))),
-                    PRO, because="w.p. ≥ 1 − γ/4, W ⊆ B(0, R), as printed (√(n^{−1/2} log(1/γ)); "
-                                 "the proof ends with √(log(1/γ)/n)); part (a) likewise with "
-                                 "(Tη)^{α/2}Δ_SGD(δ/2) and (Tη)^{(1+α)/2}")],
+    statement=[
+        Step("part-a", gen_gap, "<=", c_O * (
+            (T * eta) ** (alpha / 2) * DSGD_UNB * sp.log(n) * sp.log(1 / gamma)
+            + (T * eta) ** ((1 + alpha) / 2) * sp.sqrt(n ** sp.Rational(-1, 2) * sp.log(1 / gamma))),
+             PRO, given=[asm("W = R^d", "Lemma 23(a)")],
+             because="w.p. ≥ 1 − γ/4, W = R^d, as printed (√(n^{−1/2} log(1/γ)); the proof ends "
+                     "with √(log(1/γ)/n))"),
+        Step("part-b", gen_gap, "<=", c_O * (DSGD_B * sp.log(n) * sp.log(1 / gamma)
+                                            + sp.sqrt(n ** sp.Rational(-1, 2) * sp.log(1 / gamma))),
+             PRO, because="w.p. ≥ 1 − γ/4, W ⊆ B(0, R), as printed (√(n^{−1/2} log(1/γ)); "
+                          "the proof ends with √(log(1/γ)/n))"),
+    ],
     proof=[
         Step("delta-below-gamma", delta / 2, "<=", gamma / 8, ALG,
              because="since γ ≥ 4δ, (17) holds with probability at least 1 − γ/8"),
     ],
+    rates=[hr.RATE_LEM_23A, hr.RATE_LEM_23B],
+    note="Δ_SGD(δ/2), Δ̃_SGD(δ/2) with c_{γ,T} at γ = δ/2; the typed statements measure the "
+         "signed gap F(w̄) − F_S(w̄) of plain averaged SGD.",
 )
 
 LEMMA_24 = Result(
     f"{K}:lem-24", "Optimisation error of SGD", "Sec. 3.2, Lemma 24, eqs. (19)–(26)",
     hypotheses=[NONNEG, CONVEX, HOLDER, *ALPHA_RANGE, *STEP, *GAMMA],
-    statement=[Step("part-b", RS_priv - RS_star, "<=", c_O * (
-        wstar ** (1 + alpha) * sp.sqrt(sp.log(1 / gamma) / T) + wstar ** 2 / (eta * T)
-        + wstar ** (1 + alpha) * eta), PRO,
-        because="R_S(w̄) − R_S(w*) = O(…) w.p. ≥ 1 − γ/4 (W ⊆ B(0, R)); part (a) adds "
-                "η^{(1+α)/2}T^{α/2}√log(1/γ)")],
+    statement=[
+        Step("part-a", RS_priv - RS_star, "<=", c_O * (
+            eta ** ((1 + alpha) / 2) * T ** (alpha / 2) * sp.sqrt(sp.log(1 / gamma))
+            + wstar ** (1 + alpha) * sp.sqrt(sp.log(1 / gamma) / T) + wstar ** 2 / (eta * T)
+            + wstar ** (1 + alpha) * eta), PRO, given=[asm("W = R^d", "Lemma 24(a)")],
+            because="R_S(w̄) − R_S(w*) = O(…) w.p. ≥ 1 − γ/4 (W = R^d)"),
+        Step("part-b", RS_priv - RS_star, "<=", c_O * (
+            wstar ** (1 + alpha) * sp.sqrt(sp.log(1 / gamma) / T) + wstar ** 2 / (eta * T)
+            + wstar ** (1 + alpha) * eta), PRO,
+            because="R_S(w̄) − R_S(w*) = O(…) w.p. ≥ 1 − γ/4 (W ⊆ B(0, R))"),
+    ],
+    rates=[hr.RATE_LEM_24A, hr.RATE_LEM_24B],
     proof=[
         Step("eq-20", lw, "<=", M0 + (M + L * wn ** alpha) * wn, ALG, eq="20",
              given=[asm(sp.Le(lw, M0 + inner), "convexity: l(w) ≤ sup l(0, z) + <∂l(w), w>"),
@@ -241,6 +262,7 @@ LEMMA_25 = Result(
                                                         + sp.sqrt(sp.log(1 / gamma) / n)), PRO,
                     because="w.p. ≥ 1 − γ/3 with Δ̃_SGD(γ/6): the noise is the same on S and S', "
                             "so the UAS of noisy SGD 'is equivalent to' that of SGD (Lemma 1)")],
+    rates=[hr.RATE_LEM_25],
 )
 
 LEMMA_26 = Result(
@@ -253,6 +275,7 @@ LEMMA_26 = Result(
         + sp.sqrt(LOG_D * sp.log(1 / gamma)) * (wstar + eta) / (n * epsilon)
         + eta * T * d * LOG_D * sp.sqrt(sp.log(1 / gamma)) / (n ** 2 * epsilon ** 2)), PRO,
         because="w.p. ≥ 1 − γ/3; O-form")],
+    rates=[hr.RATE_LEM_26],
 )
 
 LEMMA_27 = Result(
