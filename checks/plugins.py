@@ -35,6 +35,7 @@ GENERIC_MODULES: tuple[str, ...] = (
     "checks.truth.providers",
     "checks.truth.rates",
     "checks.truth.rates_convex",
+    "checks.truth.stability",
     "checks.exists",
 )
 ENTRY_POINT_GROUP = "dpcheck.plugins"

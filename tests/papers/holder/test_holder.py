@@ -17,7 +17,8 @@ from theory.model import Chain, Result, Step, StepKind, asm
 
 PAPER_ORDER = (["def-1", "def-2", "lem-1", "def-3", "def-4", "lem-2", "lem-2+fix", "def-5", "lem-3", "lem-4",
                 "lem-5", "lem-6", "thm-7", "rem-1", "alg-1", "thm-8", "thm-9", "thm-10", "rem-2",
-                "alg-2", "thm-11", "thm-11+trajectory", "thm-12", "rem-3", "lem-13", "lem-13+fix", "rem-4",
+                "alg-2", "thm-11", "thm-11+trajectory", "thm-12", "thm-12+fix", "rem-3", "lem-13",
+                "lem-13+fix", "rem-4",
                 "rem-5"] + [f"lem-{i}" for i in range(14, 28)])
 
 

@@ -29,6 +29,11 @@ C_ALPHA = ((1 - alpha) / (1 + alpha) * c_a1 ** (2 * (1 + alpha) / (1 - alpha))
            * (alpha / (1 + alpha)) ** (2 * alpha / (1 - alpha)) + 2 * M0)
 
 
+#: c_{α,1} of (2) with its two cases, and C_α written with it
+C_A1 = sp.Piecewise((C_A1_ZERO, sp.Eq(alpha, 0)), (C_A1_POS, True))
+C_ALPHA_FULL = C_ALPHA.subs(c_a1, C_A1)
+
+
 def c_gamma(g, t=T):
     """c_{γ,t} = max{(3n log(n/γ)/t)^{1/2}, 3n log(n/γ)/t} (Theorem 7)."""
     x = 3 * n * sp.log(n / g) / t

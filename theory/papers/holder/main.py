@@ -12,16 +12,17 @@ from dataclasses import replace
 
 import sympy as sp
 
-from theory.classes import BoundedDomain, Convex, Holder, NonNegative
+from theory.classes import BoundedDomain, Convex, Holder, NonNegative, OriginBounds
 from theory.mechanisms import Composition, SampledGaussian
 from theory.model import Bound, Case, CaseSplit, Chain, Result, Step, StepKind, asm
-from theory.papers.holder.common import (B39, BETA1, BETA3, C39, GRAD_B, LOG_D, C_A2, C_A2_SQ, COND_32,
+from theory.papers.holder.common import (B39, BETA1, BETA3, C39, GRAD_B, LOG_D, C_A1, C_A2, C_A2_SQ,
+                                         C_ALPHA_FULL, COND_32,
                                          COND_33, DISC39, DISC44, DSGD, DSGD_B, EPS_13,
                                          EPS_DISC44, EPS_SECOND, F39, G44, GRAD_B, LAM_13,
                                          LAM_ALG2, LOG_D, N3, S_13, SIGMA_G_SQ, c_gamma)
-from theory.papers.holder.symbols import (C_a, D_lam, Delta, Delta_g, L, M, P_B, P_E, P_EBc,
+from theory.papers.holder.symbols import (C_a, D_lam, Delta, Delta_g, L, M, M0, P_B, P_E, P_EBc,
                                           P_Ep, P_EpB, R, a_B, a_Bp, a_el, alpha, b_el, beta,
-                                          c_a2, c_at, c_gT, diff2, diff2_next, eps_dp, eta,
+                                          c_a1, c_a2, c_at, c_gT, diff2, diff2_next, eps_dp, eta,
                                           gamma, gdiff, gnorm, growth, gt_, kap, lam, p, p_s,
                                           rho, sigma, sigma_g, sup_delta, wn, wnorm2, X_cnt)
 from theory.papers.holder.symbols import (R_bar, R_priv, R_star, RS_bar, RS_priv, RS_star,
@@ -42,6 +43,12 @@ STEP = [asm(sp.Lt(eta, 1), "η < min{1, 1/L}"), asm(sp.Lt(eta, 1 / L), "η < min
 GAMMA = [asm(sp.Gt(gamma, 0), "γ ∈ (0, 1)"), asm(sp.Lt(gamma, 1), "γ ∈ (0, 1)")]
 C_GT = asm(sp.Eq(c_gT, c_gamma(gamma)), "c_{γ,T} (Theorem 7)")
 C_A2_DEF = asm(sp.Eq(c_a2, C_A2), "c_{α,2} (Sec. 2.2.1)")
+#: the constants of Sec. 2.2.1 the bounds are written with: M, M0 the suprema at the origin,
+#: c_{α,1} of (2) and C_α (the stability oracle computes them on its instances)
+CONSTANTS = [asm(OriginBounds(M, M0), "M = sup_z ||∂l(0, z)||, M_0 = sup_z l(0, z)"),
+             asm(sp.Eq(c_a1, C_A1), "c_{α,1} of (2)"),
+             asm(sp.Eq(C_a, C_ALPHA_FULL), "C_α (Sec. 2.2.1)")]
+UAS_ARGS = {"eta": "eta", "T": "T", "n": "n", "confidence": "gamma", "radius": ""}
 
 # ======================================================================================
 # Theorem 7 and its proof (Sec. 3.1)
@@ -51,13 +58,13 @@ THEOREM_7 = Result(
     hypotheses=[CONVEX, HOLDER, *ALPHA_RANGE, *STEP, *GAMMA, C_GT, C_A2_DEF],
     statement=[
         Step("part-a", sup_delta, "<=", DSGD, PRO,
-             given=[NONNEG, asm("W = R^d", "Theorem 7(a)")],
-             oracle="holder-uas", oracle_args={"part": "a"},
+             given=[NONNEG, asm("W = R^d", "Theorem 7(a)"), *CONSTANTS],
+             oracle="sgd-argument-stability", oracle_args=UAS_ARGS,
              because="P_A(sup_{S≃S'} δ_A(S, S') ≥ Δ_SGD(γ)) ≤ γ: stand-in for 'with probability "
                      "≥ 1 − γ'"),
         Step("part-b", sup_delta, "<=", DSGD_B, PRO,
-             given=[asm(BoundedDomain(R, measure="radius"), "W ⊆ B(0, R)")],
-             oracle="holder-uas", oracle_args={"part": "b"},
+             given=[asm(BoundedDomain(R, measure="radius"), "W ⊆ B(0, R)"), *CONSTANTS],
+             oracle="sgd-argument-stability", oracle_args=dict(UAS_ARGS, radius="R"),
              because="P_A(sup δ_A ≥ Δ̃_SGD(γ)) ≤ γ"),
     ],
     proof=[
@@ -117,8 +124,8 @@ THEOREM_7 = Result(
                     asm(sp.Ge(t, 1))],
              because="c_{α,t}² ≤ (M + L(C_α tη)^{α/2})² due to Lemma 20"),
         Step("union-and-average", sup_delta, "<=", DSGD, PRO,
-             given=[NONNEG, asm("W = R^d", "Theorem 7(a)")],
-             oracle="holder-uas", oracle_args={"part": "a"},
+             given=[NONNEG, asm("W = R^d", "Theorem 7(a)"), *CONSTANTS],
+             oracle="sgd-argument-stability", oracle_args=UAS_ARGS,
              because="union bound over i = 1..n, then convexity of the norm over t = 1..T; the "
                      "printed argument applies the per-t event for every t at once (no union over "
                      "t): it is carried by the monotonicity of Σ_{j≤t} I[i_j = i] in t"),

@@ -7,9 +7,10 @@ paper applies them with specific numbers the application is a row of its own.
 """
 import sympy as sp
 
-from theory.classes import BoundedDomain, Convex, Holder, NonNegative
+from theory.classes import BoundedDomain, Convex, Holder, NonNegative, OriginBounds
 from theory.model import CaseSplit, Case, Chain, Result, Step, StepKind, asm
-from theory.papers.holder.common import C_A1_POS, C_A1_ZERO, DSGD, DSGD_B, GRAD_B, LOG_D
+from theory.papers.holder.common import (C_A1, C_A1_POS, C_A1_ZERO, C_ALPHA_FULL, DSGD, DSGD_B,
+                                         GRAD_B, LOG_D)
 from theory.papers.holder.symbols import (R_bar, Bv, C_a, Delta_A, G, L, M, M0, R, RS_priv, RS_star,
                                           R_priv, Xin, Xsq, Yv, alpha, bnorm, c_a1, diff2,
                                           diff2_next, eta, gA, gamma, gen_gap, gnorm, inner,
@@ -80,7 +81,11 @@ LAMBDA_Y = (1 + alpha) / (alpha * eta)
 LEMMA_20 = Result(
     f"{K}:lem-20", "Boundedness of the SGD iterates on R^d", "Sec. 3.1, Lemma 20, eqs. (5)–(8)",
     hypotheses=[NONNEG, CONVEX, HOLDER, *ALPHA_RANGE, *STEP, asm("W = R^d")],
-    statement=[Step("statement", wnext2, "<=", C_a * t * eta, PRO, oracle="holder-iterates",
+    statement=[Step("statement", wnext2, "<=", C_a * t * eta, PRO, oracle="sgd-iterate-norm",
+                    oracle_args={"eta": "eta", "t": "t"},
+                    given=[asm(OriginBounds(M, M0), "M0 = sup_z l(0; z)"),
+                           asm(sp.Eq(c_a1, C_A1), "c_{α,1} of (2)"),
+                           asm(sp.Eq(C_a, C_ALPHA_FULL), "C_α of Lemma 20")],
                     because="||w_{t+1}||² ≤ C_α Σ_{j≤t} η_j (η_j = η); a deterministic claim about "
                             "every trajectory, written with stand-ins")],
     proof=[

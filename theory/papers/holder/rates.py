@@ -24,10 +24,10 @@ from theory.mechanisms import AveragedSGD
 from theory.metrics import (EMPIRICAL_GAP_AT_MINIMISER, EXCESS_RISK, GENERALISATION_GAP,
                             OUTPUT_NOISE_RISK)
 from theory.model import Rate, asm
-from theory.papers.holder.common import (C_A1_POS, C_A1_ZERO, C_A2, C_ALPHA, DSGD, DSGD_B,
-                                         LOG_D, SIGMA_G_SQ, c_gamma)
-from theory.papers.holder.symbols import (C_a, L, M, M0, R, alpha, beta, c_a1, c_a2, c_gT, eta,
-                                          gamma, sigma, wstar)
+from theory.papers.holder.common import (C_A2, C_ALPHA_FULL, DSGD, DSGD_B, LOG_D, SIGMA_G_SQ,
+                                         c_gamma)
+from theory.papers.holder.symbols import (C_a, L, M, M0, R, alpha, beta, c_a2, c_gT, eta, gamma,
+                                          sigma, wstar)
 from theory.quantities import T, d, delta, epsilon, n
 
 LG = sp.log(1 / gamma)
@@ -42,9 +42,6 @@ GAMMA = [asm(sp.Gt(gamma, 0), "γ ∈ (0, 1)"), asm(sp.Lt(gamma, 1), "γ ∈ (0,
 STEP = [asm(sp.Lt(eta, 1), "η < min{1, 1/L}"), asm(sp.Lt(eta, 1 / L), "η < min{1, 1/L}")]
 BETA = [asm(sp.Gt(beta, 0), "β ∈ (0, 1)"), asm(sp.Lt(beta, 1), "β ∈ (0, 1)")]
 
-#: c_{α,1} of (2) with its two cases, and C_α written with it
-C_A1 = sp.Piecewise((C_A1_ZERO, sp.Eq(alpha, 0)), (C_A1_POS, True))
-C_ALPHA_FULL = C_ALPHA.subs(c_a1, C_A1)
 
 
 def delta_sgd(g, *, bounded: bool):
