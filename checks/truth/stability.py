@@ -168,10 +168,16 @@ def _scenario_points(loc: Located, roles: _Roles, budget: int):
             v = dict(base)
             if roles.name("eta"):
                 v[roles.name("eta")] = eta
-            # symbols the grid does not set keep a plain value; the hypotheses decide
-            for dom in space.doms:
-                v.setdefault(dom.sym.name, 1.0)
-            w = space.admissible(v)
+            # symbols the grid does not set take a plain value the hypotheses admit
+            w = None
+            for plain in (0.5, 1.0, 2.0, 0.1):
+                u = dict(v)
+                for dom in space.doms:
+                    u.setdefault(dom.sym.name, float(max(1, round(plain))) if dom.integer
+                                 else plain)
+                w = space.admissible(u)
+                if w is not None:
+                    break
             if w is None:
                 continue
             yield (nu, L, n, T, a, gamma, R), eta, w, (c, M, M0)
@@ -245,7 +251,9 @@ def sgd_argument_stability(loc: Located, *, budget: int, seed: int) -> StepRepor
 
 
 @step_oracle("sgd-iterate-norm",
-             arguments={"eta": "the step-size symbol", "t": "the iteration-index symbol"},
+             arguments={"eta": "the step-size symbol", "t": "the iteration-index symbol",
+                        "T": "the iteration-count symbol, if the hypotheses use one",
+                        "n": "the sample-size symbol, if the hypotheses use one"},
              supports="||w_{t+1}||² <= rhs for every trajectory of SGD from 0 on W = R^d")
 def sgd_iterate_norm(loc: Located, *, budget: int, seed: int) -> StepReport:
     """max over every index sequence and t of ||w_{t+1}||² / rhs on 1-D members."""
