@@ -93,9 +93,24 @@ def _grid(lo: float, hi: float, n: int) -> np.ndarray:
     return np.unique(np.concatenate([lo + off, hi - off, np.linspace(lo, hi, n - 2 * k + 2)[1:-1]]))
 
 
-def best_value(expr, var, lo: float, hi: float) -> tuple[float, float]:
-    """max over var in (lo, hi) of expr (float scan + golden refinement): (slack, argmax)."""
-    f = _float_fn(expr, var)
+def _float_fn_of(expr, var, others):
+    """``expr`` as a numpy function of (var, *others), compiled once per step: evaluating
+    it at a parameter point costs a call, not a substitution and a new lambdify."""
+    f = sp.lambdify([var, *others], expr, modules=["numpy"])
+
+    def at(values):
+        def g(x):
+            with np.errstate(all="ignore"):
+                y = np.asarray(f(x, *values), dtype=float) * np.ones_like(x)
+            return np.where(np.isfinite(y), y, -np.inf)
+        return g
+    return at
+
+
+def best_value(expr, var, lo: float, hi: float, fn=None) -> tuple[float, float]:
+    """max over var in (lo, hi) of expr (float scan + golden refinement): (slack, argmax).
+    ``fn``: the expression already compiled as a numpy function of ``var``."""
+    f = fn if fn is not None else _float_fn(expr, var)
     xs = _grid(lo, hi, SCAN)
     ys = f(xs)
     i = int(np.argmax(ys))
@@ -218,18 +233,29 @@ def exists_oracle(loc: Located, *, budget: int, seed: int) -> StepReport:
         return StepReport(loc.id, st.eq, st.kind.value, Verdict.UNCHECKED, "oracle:exists",
                           detail="no admissible parameter point found")
     worst = None
+    params = sorted((slack.free_symbols | lo_e.free_symbols | hi_e.free_symbols) - {var},
+                    key=lambda s_: s_.name)
+    at = _float_fn_of(slack, var, params)
+    lo_f = sp.lambdify(params, lo_e, modules=["math"])
+    hi_f = sp.lambdify(params, hi_e, modules=["math"])
     for v in cands:
-        sub = {syms[k]: sp.Float(x, 30) if not float(x).is_integer() else sp.Integer(int(x))
-               for k, x in v.items() if k in syms and syms[k] != var}
-        e = slack.subs(sub)
-        lo, hi = float(lo_e.subs(sub)), float(hi_e.subs(sub))
+        if any(p.name not in v for p in params):
+            continue
+        vals = [float(v[p.name]) for p in params]
+        try:
+            lo, hi = float(lo_f(*vals)), float(hi_f(*vals))
+        except (ValueError, ZeroDivisionError, OverflowError):
+            continue
         if not lo < hi:
             continue
-        y, x = best_value(e, var, lo, hi)
+        y, x = best_value(None, var, lo, hi, fn=at(vals))
         if worst is None or y < worst[0]:
-            worst = (y, x, v, e, lo, hi)
+            worst = (y, x, v, None, lo, hi)
     n_pts = len(cands)
-    y, x, v, e, lo, hi = worst
+    if worst is None:
+        return StepReport(loc.id, st.eq, st.kind.value, Verdict.UNCHECKED, "oracle:exists",
+                          detail=f"no admissible parameter point with {lo_e} < {hi_e}")
+    y, x, v, _, lo, hi = worst
     where = {k: f"{val:.10g}" for k, val in v.items()}
     if y >= 0:
         return StepReport(loc.id, st.eq, st.kind.value, Verdict.SUPPORTED, "oracle:exists",
