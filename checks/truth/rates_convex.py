@@ -305,6 +305,7 @@ class PowerLossSGDProvider(TruthProvider):
     name = "power-loss-sgd"
     mechanisms = (AveragedSGD,)
     classes = CLASSES
+    metrics = METRICS
 
     def supports(self, stmt):
         if not hasattr(stmt, "metric"):
