@@ -689,6 +689,18 @@ def _statement_part(result: Result, pc: PlannedCheck, rows: list[StepReport], ou
     chains = _concluding_chains(result, st.label)
     concluded = [r for r in rows if any(r.id == c + "/concludes" for c in chains)]
     unsettled = [r for r in rows if r.verdict not in _SETTLED]
+    out = outcomes.get(st.label)
+    if out is not None and out.tested and out.violated and chains:
+        # a confirmed violation on a member of the classes outweighs a proof that rests on
+        # cited rows: one of them is false there (PROVED is never wrong)
+        cited = [r.id.split("/", 1)[-1] for r in rows if r.verdict is Verdict.CITED]
+        cx = {k: str(v) for k, v in (out.witness or {}).items()}
+        return StepReport(loc.id, st.eq, kind, Verdict.REFUTED, "statement",
+                          counterexample=cx, slack=None, samples=out.samples,
+                          detail=f"the typed statement {st.label!r} is VIOLATED: {out.detail}; "
+                                 f"the proof concluding it rests on CITED rows "
+                                 f"({', '.join(cited) or 'none'}): one of them fails there",
+                          seconds=time.perf_counter() - t0)
     if chains and concluded and all(r.verdict is Verdict.PROVED for r in concluded) \
             and not unsettled:
         return StepReport(loc.id, st.eq, kind, Verdict.PROVED, "proof",
@@ -701,7 +713,6 @@ def _statement_part(result: Result, pc: PlannedCheck, rows: list[StepReport], ou
         if first is not None:
             why = (f"not carried by the proof: {len(unsettled)} of {len(rows)} rows are not "
                    f"PROVED/CITED (first: {first.id.split('/', 1)[-1]} {first.verdict.value})")
-    out = outcomes.get(st.label)
     if out is not None and out.tested:
         if out.violated:
             cx = {k: str(v) for k, v in (out.witness or {}).items()}

@@ -36,6 +36,7 @@ GENERIC_MODULES: tuple[str, ...] = (
     "checks.truth.rates",
     "checks.truth.rates_convex",
     "checks.truth.stability",
+    "checks.truth.profiles_sgd",
     "checks.exists",
 )
 ENTRY_POINT_GROUP = "dpcheck.plugins"

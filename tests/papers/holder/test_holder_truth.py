@@ -92,3 +92,16 @@ def test_theorem_7_stability_oracle_and_a_planted_smaller_bound():
     got = engine.check_step(planted, opts)
     assert got.verdict is Verdict.REFUTED, got.detail
     assert float(got.counterexample["P"]) > float(got.counterexample["gamma"])
+
+
+def test_theorem_8_against_the_exact_output_laws_of_algorithm_1():
+    """Algorithm 1 on a 1-D member (every index sequence, output mixtures): the calibration
+    to Δ_SGD(δ/2) is so loose that privacy fails only at a huge ε — but it fails, since
+    σ ∝ 1/ε (Lemma 2's calibration); the witness is re-checked at 50 digits."""
+    rep = engine.check_result(_results()["holder:thm-8"], budget=2000, seed=0)
+    assert rep.statement.verdict is StatementVerdict.VIOLATED
+    w = rep.statement.witness
+    assert float(w["epsilon"]) >= 1e5 and float(w["truth_max"]) > float(w["bound"])
+    assert "50 digits" in rep.statement.detail and "1-D member" in w["scenario"]
+    part = next(s for s in rep.steps if s.id == "holder:thm-8/statement")
+    assert part.verdict is Verdict.REFUTED and "rests on CITED rows" in part.detail

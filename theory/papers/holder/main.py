@@ -185,8 +185,20 @@ THEOREM_8 = Result(
                  ALG, given=[asm(sp.Eq(P_EpB, a_Bp * P_B)), asm(sp.Le(P_EpB, P_Ep))]),
         ], concludes="statement"),
     ],
+    bounds=[Bound("statement", epsilon, hr.alg1_mechanism(bounded=False), delta=delta,
+                  profile=True, problem_class=hr.HOLDER_CLASSES[:4],
+                  hypotheses=[*ALPHA_RANGE, asm(sp.Lt(delta, 1), "δ ∈ (0, 1)"), *STEP],
+                  note="Algorithm 1 on W = R^d with σ of its line 12 (Δ = Δ_SGD(δ/2), every "
+                       "constant written out), on 1-D members of the class: exact output "
+                       "mixtures over every index sequence"),
+            Bound("ball", epsilon, hr.alg1_mechanism(bounded=True), delta=delta, profile=True,
+                  problem_class=(*hr.HOLDER_CLASSES[:4], BoundedDomain(R, measure="radius")),
+                  hypotheses=[*ALPHA_RANGE, asm(sp.Lt(delta, 1), "δ ∈ (0, 1)"), *STEP],
+                  note="the same on W = [−R, R] with Δ = Δ̃_SGD(δ/2)")],
     note="The (ε, δ) conclusion rests on Lemma 2 with δ' = δ/2 for the conditional mechanism; "
-         "Lemma 2 as printed has no ε < 1, and Remark 4 uses ε ≥ 1.",
+         "Lemma 2 as printed has no ε < 1, and Remark 4 uses ε ≥ 1.  The typed statements "
+         "compare Algorithm 1 itself with its exact output laws on members of the class "
+         "(η < min{1, 1/L} and η > 1/T of Theorem 7, on which Δ_SGD rests, in force).",
 )
 
 

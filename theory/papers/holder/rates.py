@@ -94,6 +94,12 @@ def _alg1(T_expr, eta_expr, *, bounded: bool):
                        radius=R if bounded else None)
 
 
+def alg1_mechanism(*, bounded: bool):
+    """Algorithm 1 with free η, T (its inputs) and σ of line 12: the mechanism of Theorem 8."""
+    return AveragedSGD(n=n, eta=eta, T=T, sigma_out=sigma_alg1(bounded=bounded),
+                       radius=R if bounded else None)
+
+
 def _alg2(T_expr, eta_expr):
     at = lambda e: e.subs(eta, eta_expr).subs(T, T_expr)  # noqa: E731
     return AveragedSGD(n=n, eta=at(eta), T=T_expr, sigma_grad=at(sp.sqrt(SIGMA_G_SQ)),
