@@ -89,12 +89,58 @@ def render(dim: Dim | None) -> str:
     return "·".join(parts)
 
 
+#: symbols fixed by the condition in force (``α = 0`` in a case or a Piecewise branch): a
+#: symbolic exponent Θ^(1+α) is read at that value there
+_FIXED: contextvars.ContextVar[tuple] = contextvars.ContextVar("units_fixed", default=())
+
+
 def symbol_dimension(sym: sp.Symbol) -> Dim:
     try:
         dim = _TABLE.get().dim(sym)
     except KeyError:
         raise UnknownDimension(sym.name) from None
-    return _monomial_cached(dim)
+    d = _monomial_cached(dim)
+    fixed = _FIXED.get()
+    if fixed:
+        d = tuple(sp.simplify(x.subs(dict(fixed))) for x in d)
+    return d
+
+
+def fixed_by(conditions) -> tuple:
+    """The (symbol, number) pairs that relations ``sym = number`` among ``conditions``
+    (SymPy booleans; And is split) fix."""
+    out = []
+    for c in conditions:
+        for part in (c.args if isinstance(c, sp.And) else (c,)):
+            if isinstance(part, sp.Equality):
+                a, b = part.lhs, part.rhs
+                if isinstance(b, sp.Symbol) and a.is_number:
+                    a, b = b, a
+                if isinstance(a, sp.Symbol) and b.is_number:
+                    out.append((a, b))
+    return tuple(out)
+
+
+def at_fixed(e, pairs):
+    """``e`` with the fixed symbols substituted (unchanged where that leaves a pole)."""
+    if not pairs:
+        return e
+    got = sp.sympify(e).subs(dict(pairs))
+    return e if got.has(sp.zoo, sp.nan, sp.oo, -sp.oo) else got
+
+
+class fixing:
+    """Context manager: read symbolic exponents with the given (symbol, value) pairs."""
+
+    def __init__(self, pairs):
+        self.pairs = tuple(pairs)
+
+    def __enter__(self):
+        self._tok = _FIXED.set(_FIXED.get() + self.pairs)
+
+    def __exit__(self, *exc):
+        _FIXED.reset(self._tok)
+        return False
 
 
 _MONO: dict = {}
@@ -178,7 +224,23 @@ def _dimension(e) -> Dim | None:
     if isinstance(e, sp.Piecewise):
         for _, cond in e.args:
             check_boolean(cond)
-        return _agree([_dimension(a) for a, _ in e.args], "Piecewise", e)
+        # a branch is read under its own condition (α = 0: Θ^(1+α) is Θ there), and must
+        # agree with the other branches' dimensions read under the same condition
+        dims = []
+        for a, cond in e.args:
+            pairs = fixed_by([cond])
+            with fixing(pairs):
+                da = _dimension(at_fixed(a, pairs))
+            dims.append((da, pairs))
+        general = next((d for d, pairs in reversed(dims) if not pairs), dims[-1][0])
+        for d, pairs in dims:
+            if d is None or general is None:
+                continue
+            ref = tuple(sp.simplify(x.subs(dict(pairs))) for x in general) if pairs else general
+            if not _eq(d, ref):
+                raise DimensionError(f"Piecewise mixes dimensions {render(ref)} and "
+                                     f"{render(d)} in {_short(e)}")
+        return general
     if isinstance(e, (sp.Sum, sp.Product)):
         for _, lo, hi in e.limits:
             for bound in (lo, hi):
@@ -270,11 +332,14 @@ def _check_result(result: Result) -> tuple[int, list[Finding]]:
             rel(h.expr, f"{result.id} (hypothesis {h.name})")
     seen_given: set = set()
     for loc in walk_steps(result):
-        rel(loc.step.relational, loc.id)
-        for g in loc.step.given:
-            if g.is_relational and (loc.id, g.name) not in seen_given:
-                seen_given.add((loc.id, g.name))
-                rel(g.expr, f"{loc.id} (given {g.name})")
+        # a step in force under α = 0 (a case, a given) reads Θ^(1+α) as Θ
+        pairs = fixed_by([h.expr for h in loc.hypotheses if h.is_relational])
+        with fixing(pairs):
+            rel(at_fixed(loc.step.relational, pairs), loc.id)
+            for g in loc.step.given:
+                if g.is_relational and (loc.id, g.name) not in seen_given:
+                    seen_given.add((loc.id, g.name))
+                    rel(at_fixed(g.expr, pairs), f"{loc.id} (given {g.name})")
     for cond, where in _case_conditions(result.id, result.proof, ()):
         rel(cond, where)
     for bd in result.bounds:

@@ -78,3 +78,24 @@ def test_symbolic_exponent_and_per_paper_tables():
     # the same name means different things in different papers: not in this table
     with using(tab), pytest.raises(UnknownDimension):
         dimension(sp.Symbol("sigma_dp", positive=True))
+
+
+def test_a_fixed_exponent_is_read_at_its_value_in_a_case_or_branch():
+    """Θ^(1+α) is Θ where α = 0 is in force: a Piecewise branch under Eq(α, 0) and a step
+    in a case α = 0 are read there (no false mismatch), a real one still reported."""
+    import sympy as sp
+    from checks import units
+    from theory.quantities import DIMLESS, LOSS, THETA, table
+    tb = table("fixtest")
+    al = tb.quantity("al", DIMLESS, "exponent", nonnegative=True)
+    L = tb.quantity("L", LOSS / THETA ** (1 + al), "Hölder constant", positive=True)
+    M = tb.quantity("M", LOSS / THETA, "gradient at 0", positive=True)
+    with units.using(tb):
+        pw = sp.Piecewise((M + L, sp.Eq(al, 0)), (L ** (1 / (1 + al)) * M ** (al / (1 + al)), True))
+        assert units.dimension(pw) is not None
+        with pytest.raises(units.DimensionError):
+            units.dimension(M + L)
+        with units.fixing([(al, 0)]):
+            assert units.dimension(units.at_fixed(M + L, [(al, 0)])) == (-1, 1)
+        with pytest.raises(units.DimensionError):
+            units.dimension(sp.Piecewise((M + L * M, sp.Eq(al, 0)), (M, True)))
