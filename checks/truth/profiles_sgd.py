@@ -131,8 +131,9 @@ class OutputPerturbedSGDProvider(TruthProvider):
         for (n, T, eps), nu in itertools.product(
                 ((2, 6, 1.0), (2, 8, 1e2), (3, 5, 1e4), (2, 10, 1e6), (4, 4, 1e7)),
                 (0.0, 0.5, 0.9)):
-            out.append({"n": n, "T": T, "epsilon": eps, "Holder.nu": nu, "Holder.L": 1.0,
-                        "OriginBounds.M": 0.5, "OriginBounds.M0": 2.0})
+            h, o = (c.__name__ for c in (Holder, OriginBounds))
+            out.append({"n": n, "T": T, "epsilon": eps, f"{h}.nu": nu, f"{h}.L": 1.0,
+                        f"{o}.M": 0.5, f"{o}.M0": 2.0})
         return out
 
     def _instance(self, stmt, v):

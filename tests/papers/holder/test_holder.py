@@ -122,12 +122,17 @@ def test_chernoff_display_and_self_bounding_square_are_refuted():
     assert s24["self-bounding-squared"].verdict is Verdict.REFUTED
 
 
-def test_theorem_8_display_is_carried_by_its_proof():
+def test_theorem_8_display_is_proved_but_its_cited_lemma_2_fails_on_a_member():
+    """The display's algebra is right; the statement rests on Lemma 2 at δ/2 (CITED), and
+    Algorithm 1's exact output laws break it at a large ε: the part is REFUTED."""
     res, _ = _results()
     _, s = _rows(res["holder:thm-8"])
     assert s["lemma-2-calibration"].verdict is Verdict.PROVED
     assert all(s[f"line-{i}"].verdict is Verdict.PROVED for i in range(2, 6))
-    assert s["statement"].verdict in (Verdict.PROVED, Verdict.CITED)
+    assert s["display/concludes"].verdict is Verdict.PROVED
+    assert s["lemma-2-conditional"].verdict is Verdict.CITED
+    assert s["statement"].verdict is Verdict.REFUTED
+    assert "lemma-2-conditional" in s["statement"].detail
 
 
 def test_no_algebra_or_scalar_row_is_unchecked():
