@@ -198,11 +198,12 @@ def _worst(r) -> str:
 
 
 def render_summary(reports, console, *, seed: int, budget: int) -> None:
-    """The default view: per paper, one row per result needing attention (verdict,
-    statement verdict, row counts P/C/S/U/R, the worst row) and the settled results in a
-    few wrapped lines; then every REFUTED row and VIOLATED statement with its witness, one
-    line each; then the summary.  ``--steps`` prints every row instead."""
-    from rich import box
+    """The default view: per paper, a title line with the settled results counted by
+    verdict, then one row per result needing attention (verdict, statement verdict, row
+    counts P/C/S/U/R, the worst row); then every REFUTED row and VIOLATED statement with
+    its witness, one line each; the rows whose verdict depends on the reading of an
+    ambiguous rendering, grouped (``dpcheck show`` gives both witnesses); then the summary.
+    ``--steps`` prints every row instead."""
     from rich.table import Table
     from rich.text import Text
 
@@ -214,31 +215,34 @@ def render_summary(reports, console, *, seed: int, budget: int) -> None:
     for r in reports:
         by_paper.setdefault(r.paper, []).append(r)
     for paper, rs in by_paper.items():
-        console.print(f"[bold]{paper}[/] ({len(rs)} results)")
-        table = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
-        for col in ("result", "verdict", "statement", "rows", "worst row"):
+        table = Table(box=None, pad_edge=False, show_edge=False, header_style="bold")
+        for col in ("  result", "verdict", "statement", "rows", "worst row"):
             table.add_column(col, no_wrap=True, overflow="ellipsis")
-        settled = []
+        settled: dict[str, int] = {}
         for r in rs:
             v, sv = r.verdict.value, r.statement.verdict.value
             if v in _SETTLED and sv != "VIOLATED":
-                settled.append(Text.assemble(r.id.split(":", 1)[1] + " ",
-                                             (v, VERDICT_STYLE.get(v, ""))))
+                settled[v] = settled.get(v, 0) + 1
                 continue
-            table.add_row(r.id.split(":", 1)[1], Text(v, style=VERDICT_STYLE.get(v, "")),
+            table.add_row("  " + r.id.split(":", 1)[1], Text(v, style=VERDICT_STYLE.get(v, "")),
                           Text(sv, style=VERDICT_STYLE.get(sv, "")), _counts(r), _worst(r))
+        title = Text.assemble((paper, "bold"), f": {len(rs)} result" + "s" * (len(rs) != 1))
+        if settled:
+            title.append(f"; settled {sum(settled.values())}: ")
+            title.append(Text(" · ").join(
+                Text.assemble((v, VERDICT_STYLE.get(v, "")), f" {settled[v]}")
+                for v in ("PROVED", "CITED", "DEFINED") if v in settled))
+        console.print(title)
         if table.row_count:
             console.print(table)
-        if settled:
-            console.print(Text("  settled: ").append(Text(" · ").join(settled)))
     bad = []
     for r in reports:
         parts_refuted = set()
         for s in r.steps:
-            if s.verdict.value == "REFUTED":
+            if s.verdict.value == "REFUTED" and not s.depends_on_reading:
                 bad.append(f"  {s.id}  [{s.method}]  {s.evidence()}")
-                if s.method == "statement":
-                    parts_refuted.add(s.id)
+            if s.verdict.value == "REFUTED" and s.method == "statement":
+                parts_refuted.add(s.id)
         st = r.statement
         if st.verdict.value == "VIOLATED" and not parts_refuted:
             w = ", ".join(f"{k}={v}" for k, v in (st.witness or {}).items())
@@ -249,13 +253,18 @@ def render_summary(reports, console, *, seed: int, budget: int) -> None:
         for line in bad:
             console.print(line, no_wrap=True, overflow="ellipsis", markup=False,
                           highlight=False)
-    reading = [(r, s) for r in reports for s in r.steps if s.depends_on_reading]
+    reading = [s for r in reports for s in r.steps if s.depends_on_reading]
     if reading:
-        console.print(f"[bold]rows that depend on the reading ({len(reading)}):[/]")
-        for _, s in reading:
-            alts = ", ".join(f"{rd['name']} {rd['verdict']}" for rd in s.readings or ())
-            console.print(f"  {s.id}  printed {s.verdict.value}; {alts}", no_wrap=True,
-                          overflow="ellipsis", markup=False, highlight=False)
+        console.print(f"[bold]rows that depend on the reading ({len(reading)})[/] — "
+                      "`dpcheck show ID` prints every reading with its witness:")
+        groups: dict[str, list[str]] = {}
+        for s in reading:
+            verdicts = sorted({rd["verdict"] for rd in s.readings or ()})
+            key = f"printed {s.verdict.value}, other reading {'/'.join(verdicts)}"
+            groups.setdefault(key, []).append(s.id)
+        for key, ids in groups.items():
+            console.print(Text(f"  {key}: ").append(" · ".join(ids)), markup=False,
+                          highlight=False)
     data = report_json(reports, seed=0, budget=0)
     console.print(summary_line("steps", data["summary"]))
     console.print(summary_line("results", data["result_summary"]))

@@ -8,6 +8,12 @@ happened to check before.  ``dpcheck verify`` promises identical output for a se
 process, many processes or a cluster, so the pool is pinned empty for every search of the
 engine: :func:`pin_hypothesis` is called once when the engine is imported.  If a future
 Hypothesis moves this internal, the pin is a no-op and the determinism tests say so.
+
+The same holds for floating point: a multi-threaded BLAS splits a dot product differently
+with another thread count, so a truth value (dp-accounting's privacy-loss distributions
+sum with it) differed in its last digits between the parent process, a spawn-pool worker
+and a Dask worker (which caps threads).  :func:`pin_blas_threads` limits BLAS to one
+thread in every process that runs the engine (the engine's parallelism is by processes).
 """
 from __future__ import annotations
 
@@ -36,4 +42,20 @@ def pin_hypothesis() -> bool:
     if cache is not None and hasattr(cache, "cache"):
         cache.cache.clear()
     _PINNED = True
+    return True
+
+
+_BLAS_LIMIT = None
+
+
+def pin_blas_threads() -> bool:
+    """One BLAS thread in this process (threadpoolctl); True when applied."""
+    global _BLAS_LIMIT
+    if _BLAS_LIMIT is not None:
+        return True
+    try:
+        from threadpoolctl import threadpool_limits
+    except ImportError:       # pragma: no cover - a core dependency
+        return False
+    _BLAS_LIMIT = threadpool_limits(limits=1, user_api="blas")
     return True

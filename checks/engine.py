@@ -54,7 +54,7 @@ from typing import Callable, Iterable
 import sympy as sp
 
 from checks import cache as _cache
-from checks.determinism import pin_hypothesis
+from checks.determinism import pin_blas_threads, pin_hypothesis
 from checks import falsify, prove, units
 from checks.claim import Claim, make_claim, step_claim
 from checks.plugins import get_step_oracle
@@ -96,6 +96,7 @@ class PlannedCheck:
 
 
 pin_hypothesis()   # the same examples for a seed, whatever ran before (see checks.determinism)
+pin_blas_threads()  # the same floating-point sums in every process (see checks.determinism)
 
 
 # --------------------------------------------------------------------------------------

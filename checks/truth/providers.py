@@ -197,8 +197,8 @@ class SampledGaussianProvider(TruthProvider):
         fwd, bwd = (lo_a + hi_a) / 2, (lo_r + hi_r) / 2
         # half the enclosure width, plus the double rounding of the PLD sums
         err = max(hi_a - lo_a, hi_r - lo_r) / 2 + 1e-12 * max(hi_a, hi_r)
-        t = Truth(fwd, bwd, err, "privacy-loss distributions (dp-accounting, optimistic and "
-                  "pessimistic connect-the-dots: a certified enclosure)",
+        t = Truth(fwd, bwd, err, "privacy-loss distributions (dp-accounting: optimistic "
+                  "privacy buckets and pessimistic connect-the-dots, a certified enclosure)",
                   "the worst-case pair: one example of contribution 1")
         t.extra["lower_mp"] = max(lo_r, lo_a)
         return t
@@ -209,8 +209,11 @@ def _pld_delta(q, sigma, count, eps, *, pessimistic):
     from dp_accounting.pld import privacy_loss_distribution as pld
     if count > 10**5:
         raise Unavailable(f"{count} compositions: out of reach of the PLD in a default run")
+    # connect-the-dots has no optimistic estimate: the lower end is dp-accounting's
+    # optimistic privacy buckets (what it falls back to anyway, with a log warning)
     P = pld.from_gaussian_mechanism(sigma, sampling_prob=q, pessimistic_estimate=pessimistic,
-                                    value_discretization_interval=1e-4)
+                                    value_discretization_interval=1e-4,
+                                    use_connect_dots=pessimistic)
     if count > 1:
         P = P.self_compose(count)
     rem = float(P._pmf_remove.get_delta_for_epsilon(eps))

@@ -21,9 +21,14 @@ UNDECIDED = {"steps": "UNCHECKED", "results": "UNCHECKED", "statements": "NOT-TE
 
 
 @pytest.fixture(scope="module")
-def current():
+def reports():
     rs = [r for r in registry.all_results() if r.paper in ("liang-icml", "liang-aaai")]
-    reps = engine.verify(rs, jobs=2)              # defaults: the snapshot's budget and seed
+    return engine.verify(rs, jobs=2)              # defaults: the snapshot's budget and seed
+
+
+@pytest.fixture(scope="module")
+def current(reports):
+    reps = reports
     cur = {"steps": {}, "results": {}, "statements": {}}
     for rep in reps:
         cur["results"][rep.id] = rep.verdict.value
@@ -62,3 +67,23 @@ def test_comparison_catches_a_flip_and_a_weakening():
     ok, bad = changes(snap, cur)
     assert ok == ["steps c: UNCHECKED -> PROVED"]
     assert len(bad) == 3
+
+
+def test_default_view_of_the_main_paper_fits_60_lines(reports):
+    """Issue 15: ``dpcheck verify`` on the main paper (both versions) prints at most 60
+    lines by default (as piped: 160 columns), every refuted row that does not depend on the
+    reading starting a line of its own and every reading-dependent row named."""
+    import io
+
+    from checks.cli import _console, render_summary
+    buf = io.StringIO()
+    render_summary(reports, _console(file=buf), seed=0, budget=2000)
+    lines = buf.getvalue().splitlines()
+    assert len(lines) <= 60, "\n".join(lines)
+    text = " ".join(lines)
+    for rep in reports:
+        for s in rep.steps:
+            if s.verdict.value == "REFUTED" and not s.depends_on_reading:
+                assert any(line.startswith(f"  {s.id}  ") for line in lines), s.id
+            if s.depends_on_reading:
+                assert s.id in text.replace("\n", "")

@@ -137,3 +137,21 @@ def test_a_search_does_not_depend_on_what_ran_before_in_the_process():
     after = fn(loc, budget=2000, seed=0)
     assert (before.detail, before.slack, before.samples) == (after.detail, after.slack,
                                                              after.samples)
+
+
+def test_blas_sums_do_not_depend_on_the_process_thread_count():
+    """A truth computed through BLAS (dp-accounting's privacy-loss distributions) is the
+    same number in this process and in one whose BLAS is capped at one thread (as a Dask
+    worker's is): the engine pins BLAS to one thread (checks.determinism)."""
+    import os
+    import subprocess
+    import sys
+
+    import checks.engine  # noqa: F401  (the pin is applied on import)
+    from checks.truth.providers import _pld_delta
+    code = ("import checks.engine; from checks.truth.providers import _pld_delta; "
+            "print(repr(_pld_delta(0.2, 0.7, 3, 1.0, pessimistic=False)))")
+    env = dict(os.environ, OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env=env, check=True, cwd=os.getcwd()).stdout.strip()
+    assert out == repr(_pld_delta(0.2, 0.7, 3, 1.0, pessimistic=False))
