@@ -88,14 +88,17 @@ class GaussianProvider(TruthProvider):
             raise Unavailable("sigma must be > 0")
         if stmt.profile:
             eps = evaluate(stmt.expr, v)
-            d = gaussian_delta(eps, sens, sig, precise=precise)
-            # log_ndtr-based double evaluation: relative error well below 1e-12 (issue 16:
-            # every truth carries an honest error, never a bare 0)
-            t = Truth(float(d), float(d), 1e-12 * abs(float(d)),
-                      "analytic Gaussian profile (Balle & Wang 2018)"
-                      + (", mpmath 50 digits" if precise else ""), "f(D) − f(D') = Δ")
+            d, err = gaussian_delta_enclosure(eps, sens, sig)
+            # the mpmath error bound plus the rounding to a double (issue 16: every truth
+            # carries an honest error, never a bare 0), summed at working precision: the
+            # error of the double value: the enclosure's plus its own rounding
+            with mpmath.workdps(max(60, mpmath.mp.dps)):
+                err = _up(err + abs(mpmath.mpf(float(d)) - d))
+            t = Truth(float(d), float(d), err,
+                      "analytic Gaussian profile (Balle & Wang 2018), mpmath",
+                      "f(D) − f(D') = Δ")
             if precise:
-                t.extra["lower_mp"] = d
+                t.extra["lower_mp"] = d - err
             return t
         a = _order(stmt, v)
         val = a * sens**2 / (2 * sig**2)
@@ -114,20 +117,42 @@ class GaussianProvider(TruthProvider):
         return stmt.order * m.sensitivity**2 / (2 * m.sigma**2)
 
 
-def gaussian_delta(eps, sens, sigma, *, precise=False):
-    """δ(ε) of the Gaussian mechanism with sensitivity Δ and noise σ (both orders agree)."""
+def gaussian_delta_enclosure(eps, sens, sigma):
+    """δ(ε) of the Gaussian mechanism with sensitivity Δ and noise σ (both orders agree),
+    as ``(value, error)``: an mpmath value and a bound on its absolute error.
+
+    δ(ε) = Φ(a) − e^ε Φ(b), a = Δ/2σ − εσ/Δ, b = −Δ/2σ − εσ/Δ (Balle & Wang 2018).  The
+    two terms nearly cancel where δ is far below Φ(a) (a double evaluation through
+    log_ndtr lost up to all of its digits there), so the difference is taken in mpmath at
+    a working precision raised by the digits the cancellation costs: each term is good to
+    a few units in 10^-dps, so |error| ≤ 2·Φ(a)·10^(5−dps), reported relative to δ."""
     if sens == 0:
-        return 0.0
-    if precise:
-        with mpmath.workdps(60):
+        return mpmath.mpf(0), 0.0
+    dps = 40
+    for _ in range(6):
+        with mpmath.workdps(dps):
             e, s, d = mpmath.mpf(eps), mpmath.mpf(sigma), mpmath.mpf(sens)
-            return (mpmath.ncdf(d / (2 * s) - e * s / d)
-                    - mpmath.exp(e) * mpmath.ncdf(-d / (2 * s) - e * s / d))
-    from scipy.special import log_ndtr
-    a = sens / (2 * sigma) - eps * sigma / sens
-    b = -sens / (2 * sigma) - eps * sigma / sens
-    la, lb = log_ndtr(a), eps + log_ndtr(b)
-    return float(math.exp(la) * -math.expm1(lb - la)) if lb < la else 0.0
+            A = mpmath.ncdf(d / (2 * s) - e * s / d)
+            v = A - mpmath.exp(e) * mpmath.ncdf(-d / (2 * s) - e * s / d)
+            lost = float(mpmath.log10(A / v)) if v > 0 else float(dps)
+            if v > 0 and lost < dps - 25:
+                return +v, _up(2 * A * mpmath.mpf(10) ** (5 - dps))
+        dps = int(dps + lost + 30)
+    raise Unavailable(f"delta(eps) of the Gaussian mechanism at eps={eps!r}, "
+                      f"sigma/sensitivity={sigma / sens!r}: cancellation beyond {dps} digits")
+
+
+def _up(x) -> float:
+    """A double ≥ the non-negative mpmath number ``x``."""
+    f = float(x)
+    return f if mpmath.mpf(f) >= x else math.nextafter(f, math.inf)
+
+
+def gaussian_delta(eps, sens, sigma, *, precise=False):
+    """δ(ε) of the Gaussian mechanism (:func:`gaussian_delta_enclosure`'s value): an mpmath
+    number with ``precise``, else the nearest double."""
+    v, _ = gaussian_delta_enclosure(eps, sens, sigma)
+    return v if precise else float(v)
 
 
 # --------------------------------------------------------------------------------------

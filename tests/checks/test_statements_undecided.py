@@ -64,3 +64,25 @@ def test_truth_interval_semantics(lower, upper, holds):
     assert t.lower == pytest.approx(lower) and t.upper == pytest.approx(upper)
     assert (t.upper <= 1.0) is holds
     assert t.orders_above(1.0) == []
+
+
+@pytest.mark.parametrize("eps,sig", [(0.0043, 7712.96), (5.0, 0.3), (100.0, 0.019),
+                                     (1e6, 0.019), (1e-3, 1e-4), (30.0, 2.0)])
+def test_gaussian_profile_error_covers_a_high_precision_reference(eps, sig):
+    """The analytic profile Φ(a) − e^ε Φ(b) cancels where δ ≪ Φ(a) (a double evaluation
+    lost its digits there while claiming 1e-12): the reported error must cover a
+    reference computed with 150 more digits than the cancellation costs."""
+    import mpmath
+
+    from checks.truth.providers import gaussian_delta_enclosure
+    b = Bound("p", sp.Float(eps), mechanism=GaussianMechanism(1, sigma), delta=sp.Rational(1, 2),
+              profile=True)
+    t = GaussianProvider().truth(b, {"sigma": sig})
+    v, _ = gaussian_delta_enclosure(eps, 1.0, sig)
+    with mpmath.workdps(60):
+        lost = max(0, int(mpmath.log10(mpmath.ncdf(1 / (2 * mpmath.mpf(sig)) - eps * sig) / v)))
+    with mpmath.workdps(150 + lost):
+        e, s = mpmath.mpf(eps), mpmath.mpf(sig)
+        ref = mpmath.ncdf(1 / (2 * s) - e * s) - mpmath.exp(e) * mpmath.ncdf(-1 / (2 * s) - e * s)
+        assert abs(mpmath.mpf(t.forward) - ref) <= t.error
+        assert t.forward == t.backward and t.error >= 0
