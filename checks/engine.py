@@ -529,6 +529,35 @@ def _units_table(result: Result):
                   for k, v in table.declared().items())
 
 
+def _implied_for(result: Result, hyps, exprs, roles) -> tuple:
+    """The relations the typed classes and roles imply among the symbols of ``exprs`` and
+    ``hyps`` (issue 18), for a structural row (link, conclusion, case cover)."""
+    if roles is None and not result.bounds:
+        return ()
+    from theory.classes import implied_hypotheses
+    hyps = tuple(hyps)
+    present = set()
+    for e in exprs:
+        present |= getattr(e, "free_symbols", set())
+    for h in hyps:
+        if h.expr is not None:
+            present |= h.expr.free_symbols
+    orders = tuple(b.order for b in result.bounds if b.order is not None)
+    return tuple(implied_hypotheses(hyps, roles, present, orders=orders))
+
+
+def _realisable(check, hyps, implied) -> StepReport:
+    """A structural row checked under the printed hypotheses; a REFUTED with a witness is
+    re-judged with the class-implied relations in force, so a witness that no instance of
+    the classes realises (gap > (L/2)·dist², α ≤ 1 for an order, ...) is never reported.
+    The implied relations are consequences of the hypotheses, so the re-judged verdict is
+    the row's verdict."""
+    rep = check(tuple(hyps))
+    if implied and rep.verdict is Verdict.REFUTED and rep.counterexample:
+        return check(tuple(hyps) + tuple(implied))
+    return rep
+
+
 def _plan_items(result, items, hyps, path, out, roles=None):
     prefix = result.id
 
@@ -554,25 +583,35 @@ def _plan_items(result, items, hyps, path, out, roles=None):
             if item.links:
                 for k, (a, b) in enumerate(zip(item.steps, item.steps[1:]), start=1):
                     lid = join(item.label, f"link-{k}")
+                    hi = _implied_for(result, hyps + a.given + b.given,
+                                      (a.rhs, b.lhs), roles)
                     out.append(PlannedCheck(
                         lid, None, "LINK",
-                        lambda o, a=a, b=b, c=composite, h=hyps, lid=lid: check_link(
-                            lid, a, b, h, c, o),
-                        content=_fp(a, b, hyps, composite)))
+                        lambda o, a=a, b=b, c=composite, h=hyps, hi=hi, lid=lid: _realisable(
+                            lambda hh: check_link(lid, a, b, hh, c, o), h, hi),
+                        content=_fp(a, b, hyps, composite, hi)))
             if item.concludes:
                 target = _target(result, item.concludes)
                 cid = join(item.label, "concludes")
+                hi = _implied_for(result, hyps + (target.given if target else ()),
+                                  [x for s in item.steps for x in (s.lhs, s.rhs)]
+                                  + ([target.lhs, target.rhs] if target else []), roles)
                 out.append(PlannedCheck(cid, None, "CONCLUDES",
-                                        lambda o, ch=item, t=target, h=hyps, cid=cid:
-                                        check_concludes(cid, ch, t, h, o),
-                                        content=_fp(item, target, hyps)))
+                                        lambda o, ch=item, t=target, h=hyps, hi=hi, cid=cid:
+                                        _realisable(lambda hh: check_concludes(
+                                            cid, ch, t, hh, o), h, hi),
+                                        content=_fp(item, target, hyps, hi)))
         elif isinstance(item, CaseSplit):
             cid = join(item.label, "cover")
+            hi = _implied_for(result, hyps + item.given,
+                              [c.expr for case in item.cases for c in case.condition
+                               if c.expr is not None], roles)
             out.append(PlannedCheck(cid, None, "COVER",
-                                    lambda o, sp_=item, h=hyps, cid=cid:
-                                    check_cover(cid, sp_, h, o),
+                                    lambda o, sp_=item, h=hyps, hi=hi, cid=cid:
+                                    _realisable(lambda hh: check_cover(cid, sp_, hh, o),
+                                                h, hi),
                                     content=_fp([c.condition for c in item.cases],
-                                                item.given, hyps)))
+                                                item.given, hyps, hi)))
             for case in item.cases:
                 _plan_items(result, case.proof, hyps + item.given + case.condition,
                             path + (case.label,), out, roles)

@@ -148,3 +148,26 @@ def test_a_symbol_the_table_calls_a_renyi_order_gets_order_above_one(monkeypatch
     assert a in roles["renyi_order"]
     loc = next(walk_steps(r, roles))
     assert check_step(loc, OPTS, roles=roles).verdict is Verdict.PROVED
+
+
+def test_a_structural_row_is_not_refuted_by_an_unrealisable_witness(monkeypatch):
+    """Links, conclusions and case covers follow the same rule as steps: the link
+    gap -> (L/2)·dist² in a <= chain holds for every L-smooth loss (gap ≤ (L/2)·dist²), so a
+    witness with gap above it is no instance; without the class the link is refuted."""
+    from theory.model import Chain
+    chain = Chain("c", [Step("s1", x, "<=", gap, kind="SCALAR"),
+                        Step("s2", L * dist**2 / 2, "<=", L / 2, kind="SCALAR")])
+    typed = Result("toy:thm-2", "toy", "here",
+                   hypotheses=[asm(LSmooth(L), "A"), asm(dist <= 1)], proof=[chain])
+    bare = Result("toy:thm-3", "toy", "here", hypotheses=[asm(dist <= 1)], proof=[chain])
+    monkeypatch.setattr(engine, "roles_of", lambda result: ROLES)
+
+    def link(result):
+        checks = [c for c in engine.plan(result) if c.kind == "LINK"]
+        assert len(checks) == 1
+        return checks[0].run(OPTS)
+
+    refuted = link(bare)
+    assert refuted.verdict is Verdict.REFUTED and refuted.counterexample
+    rep = link(typed)
+    assert rep.verdict is Verdict.PROVED, (rep.verdict, rep.detail, rep.counterexample)
