@@ -104,3 +104,23 @@ def test_engine_gives_every_algebra_step_a_verdict():
     assert "thm-3.9/case-2/case-2.1/eq-55-line-2" in refuted     # (55) reused outside its case
     assert "thm-3.9/case-2/case-2.1/eq-60" in refuted             # d dropped
     assert "thm-3.9/case-2/case-2.2/eq-64-line-5" in refuted      # Jensen on the wrong expectation
+
+
+@pytest.mark.parametrize("rid", ["liang-aaai:prop-c.1", "liang-aaai:prop-c.3"])
+def test_part_2_witnesses_meet_the_part_2_conditions(rid):
+    """Propositions C.1/C.3 part (ii) assume b ≤ n/5 and σ_DP > 8C/(b√β), β ∈ (0, 1): the
+    witness of a refuted part-(ii) substitution row must meet them (they were predicates,
+    and the witness took n = 1, which no batch size b ≥ 1 allows)."""
+    import sympy as sp
+
+    from checks import engine
+    from checks.verdict import Verdict
+
+    res = registry.get(rid)
+    rep = engine.check_result(res, budget=2000, seed=0)
+    row = next(s for s in rep.steps if s.id.endswith("part-2-term-6"))
+    assert row.verdict is Verdict.REFUTED
+    w = {k: sp.sympify(str(v).split(" ≈ ")[0]) for k, v in row.counterexample.items()}
+    assert 1 <= w["b"] <= w["n"] / 5
+    assert 0 < w["beta"] < 1
+    assert w["sigma_dp"] > 8 * w["C"] / (w["b"] * sp.sqrt(w["beta"]))

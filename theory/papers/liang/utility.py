@@ -678,10 +678,11 @@ def _sub(label, lhs, rhs, sig2, where, extra=(), alt=None):
 
 
 def _part2(where):
-    """Part (ii)'s extra conditions.  Recorded as predicates: the substitution does not use
-    them, and as relations next to the equality σ_DP² = … they would only make the
-    counterexample search infeasible."""
-    return [asm("b <= n/5", where), asm("sigma_dp > 8C/(b sqrt(beta)), beta in (0, 1)", where),
+    """Part (ii)'s extra conditions.  b ≤ n/5 and σ_DP > 8C/(b√β), β ∈ (0, 1) are relations,
+    so a witness of a failing substitution meets them too; α ≤ α*(…) stays a predicate (the
+    substitution does not use it)."""
+    return [asm(sp.Le(b, n / 5), where), asm(sp.Gt(sigma_dp, 8 * C / (b * sp.sqrt(beta))), where),
+            asm(sp.Gt(beta, 0), where), asm(sp.Lt(beta, 1), where),
             asm("alpha <= alpha*(b/n, b sqrt(beta) sigma_dp/(2C))", where)]
 
 
