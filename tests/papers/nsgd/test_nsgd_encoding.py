@@ -87,3 +87,12 @@ def test_lemma_c1_case_iii_with_tau1_is_refuted_but_eq_26_holds_pointwise():
     r = rows("lem-c.1")
     assert r["iii-1"].verdict is Verdict.REFUTED
     assert r["eq-23"].verdict in (Verdict.PROVED, Verdict.SUPPORTED)
+
+
+def test_lemma_3_1_proof_leaves_no_order_and_pinned_constants_violate():
+    r = rows("lem-3.1")
+    assert r["constants"].verdict is Verdict.REFUTED, r["constants"].detail
+    assert r["statement"].verdict is Verdict.UNCHECKED      # existential constants
+    rep = engine.check_result(by_id("lem-3.1+c11"), budget=300, seed=0)
+    assert rep.statement.verdict.value == "VIOLATED", rep.statement.detail
+    assert float(rep.statement.witness["truth_max"]) > 0.5

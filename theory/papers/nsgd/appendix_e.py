@@ -27,7 +27,7 @@ import sympy as sp
 from theory.mechanisms import Composition, GaussianMechanism, SampledGaussian
 from theory.model import Bound, Result, Step, StepKind, asm
 from theory.papers.nsgd.symbols import (B, LOG, N, T, alpha_r, c1, c2, delta, eps_M, eps_dp,
-                                        eps_sum, epsilon, gamma, sigma)
+                                        eps_p, eps_sum, epsilon, gamma, sigma, sigma_p)
 
 ALG, SCA, PRO, CIT = StepKind.ALGEBRA, StepKind.SCALAR, StepKind.PROBABILISTIC, StepKind.CITED
 
@@ -102,28 +102,34 @@ PROOF_3_1 = [
                 asm(sp.Le(sp.exp(-(alpha_r - 1) * epsilon / 2), delta), "exp(−(α − 1)ε/2) ≤ δ")],
          because="then Proposition E.1(iii) gives (ε, δ)-DP"),
     Step("constants", 0, "<=",
-         sp.Min(epsilon / 2 - 7 * T * B**2 * alpha_r / (N**2 * B**2 * sigma**2),
-                sp.log(delta) + (alpha_r - 1) * epsilon / 2), PRO,
+         sp.Min(eps_p / 2 - 7 * T * B**2 * alpha_r / (N**2 * B**2 * sigma_p**2),
+                sp.log(delta) + (alpha_r - 1) * eps_p / 2), PRO,
          oracle="exists",
          oracle_args={"var": "alpha_r", "lower": 1,
-                      "upper": B**2 * sigma**2 / 2 * sp.log(N / B)},
-         given=[asm(sp.Eq(epsilon, c1 * B**2 * T / N**2), "ε = c1γ²T, γ = B/N"),
-                asm(sp.Eq(sigma, c2 * N * sp.sqrt(T * LOG) / (c1 * B**2 * T)),
-                    "σ = c2γ√(T log(1/δ))/(Bε) at ε = c1γ²T: the smallest σ allowed"),
-                asm(sp.Lt(B, N / 10), "B < 0.1N"), asm(sp.Lt(delta, 1), "δ < 1")],
+                      "upper": B**2 * sigma_p**2 / 2 * sp.log(N / B)},
+         given=[asm(sp.Eq(eps_p, c1 * B**2 * T / N**2), "ε = c1γ²T, γ = B/N"),
+                asm(sp.Eq(sigma_p, c2 * N * sp.sqrt(T * LOG) / (c1 * B**2 * T)),
+                    "σ = c2γ√(T log(1/δ))/(Bε) at ε = c1γ²T: the smallest σ allowed")],
          note="'we can satisfy all these conditions': an α in [1, (B²σ²/2) log(1/γ)] with "
-              "7Tγ²α/(B²σ²) ≤ ε/2 and exp(−(α − 1)ε/2) ≤ δ (γ written B/N).  A witness "
-              "at one pair (c1, c2) extends to every pair: the family δ → 1 of the "
-              "module docstring"),
+              "7Tγ²α/(B²σ²) ≤ ε/2 and exp(−(α − 1)ε/2) ≤ δ (γ written B/N; ε, σ the values "
+              "of the proof's last sentence, the edge of the lemma's range).  A witness at "
+              "one pair (c1, c2) extends to every pair: the family δ → 1 of the module "
+              "docstring"),
 ]
 
 RESULTS = [EQ_44, PROP_E_1, PROP_E_2, PROP_E_3]
 
 #: Lemma 3.1 at c1 = c2 = 1 (a typed statement needs the constants; the printed one
 #: quantifies them existentially and the proof names none)
-LEM31_C11_HYPS = [replace(h, expr=h.expr.subs({c1: 1, c2: 1}), name=h.name + " at c1 = c2 = 1")
-                  for h in LEM31_HYPS]
-LEM31_C11_BOUND = replace(LEM31_BOUND, hypotheses=LEM31_C11_HYPS,
-                          note="the statement of Lemma 3.1 at c1 = c2 = 1, against one adjacent "
-                               "pair's exact profile (PLD, both orders): a lower bound of the "
-                               "truth, so a violation is real")
+_PIN = {c1: 1, c2: 1, B: 9, N: 100, delta: sp.Rational(1, 2)}
+LEM31_C11_HYPS = [replace(h, expr=h.expr.subs(_PIN),
+                          name=h.name + " at c1 = c2 = 1, B = 9, N = 100, δ = 1/2")
+                  for h in LEM31_HYPS if h.expr.subs(_PIN) is not sp.true] + [
+    asm(sp.Le(T, 300), "a sub-range: T ≤ 300 (the exact accountant stays cheap)")]
+LEM31_C11_BOUND = Bound(
+    "statement", epsilon,
+    Composition(SampledGaussian(q=sp.Rational(9, 100), sigma=9 * sigma, sampling="fixed"), T),
+    delta=sp.Rational(1, 2), profile=True, hypotheses=LEM31_C11_HYPS,
+    note="the statement of Lemma 3.1 at c1 = c2 = 1 on the sub-range B = 9, N = 100, "
+         "δ = 1/2, T ≤ 300, against one adjacent pair's exact profile (PLD, both orders): a "
+         "lower bound of the truth, so a violation is real")

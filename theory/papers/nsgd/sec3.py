@@ -54,14 +54,16 @@ LEM_3_1 = Result(
          "the exact privacy profile.")
 
 LEM_3_1_C11 = Result(
-    "nsgd:lem-3.1+c11", "Lemma 3.1 at c1 = c2 = 1", "Sec. 3.1, Lemma 3.1 (constants pinned)",
+    "nsgd:lem-3.1+c11", "Lemma 3.1 at c1 = c2 = 1", "Sec. 3.1, Lemma 3.1 (constants pinned, a sub-range)",
     variant_of="nsgd:lem-3.1",
     hypotheses=LEM31_C11_HYPS,
     statement=[Step("statement", eps_dp, "<=", epsilon, PRO,
                     note="(ε, δ)-DP for ε < B²T/N², δ ∈ (0, 1), σ ≥ √(T log(1/δ))/(Nε)")],
     bounds=[LEM31_C11_BOUND],
     note="Not a repair: the printed lemma with its constants set to 1 (the paper names "
-         "none), so that the statement can be compared with the exact privacy profile.")
+         "none), on the sub-range B = 9, N = 100, δ = 1/2, T ≤ 300 of its parameters (a "
+         "violation there is a violation of the lemma at c1 = c2 = 1), compared with the "
+         "exact privacy profile of one adjacent pair.")
 
 THM_3_2 = Result(
     "nsgd:thm-3.2", "Convergence of DP-NSGD", "Sec. 3.2, Theorem 3.2, eqs. (4)-(5); proof in App. C",

@@ -165,3 +165,7 @@ Eb_cK = Q("Eb_cK", GRADIENT**2, "E_k[c⟨∇f, g_k⟩/(c + ‖g_k‖)] (proof of
           r"\mathbb E_k\frac{c\langle\nabla f,g\rangle}{c+\|g\|}", real=True)
 E_ig = Q("E_ig", INV_G, "E_k[1/‖g_k‖] (proof of Lemma B.5)", r"\mathbb E_k\|g_k\|^{-1}",
          positive=True)
+eps_p = Q("eps_p", DIMLESS, "the ε = c1γ²T of the last sentence of Lemma 3.1's proof", r"\epsilon",
+          positive=True)
+sigma_p = Q("sigma_p", DIMLESS, "the σ = c2γ√(T log(1/δ))/(Bε) of the last sentence of Lemma 3.1's "
+            "proof", r"\sigma", positive=True)
