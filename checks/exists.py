@@ -267,6 +267,10 @@ def exists_oracle(loc: Located, *, budget: int, seed: int) -> StepReport:
     # certify at 50 digits with exact parameters
     exact = {syms[k]: (sp.Integer(int(val)) if float(val).is_integer() else sp.Rational(repr(val)))
              for k, val in v.items() if k in syms and syms[k] != var}
+    # a defined symbol (a hypothesis sym = expr) takes its exact value from its definition
+    for dsym, dexpr in space.definitions:
+        if dsym in exact or dsym.name in syms:
+            exact[syms.get(dsym.name, dsym)] = dexpr.subs(exact)
     for h in hyps:
         if h.expr is not None and h.expr.free_symbols <= set(exact):
             if not _holds_exactly(h.expr, exact):

@@ -38,6 +38,7 @@ GENERIC_MODULES: tuple[str, ...] = (
     "checks.truth.stability",
     "checks.truth.profiles_sgd",
     "checks.exists",
+    "checks.truth.worst_case",
 )
 ENTRY_POINT_GROUP = "dpcheck.plugins"
 

@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOK_DIR = ROOT / "notebooks"
 NOTEBOOKS = sorted(NOTEBOOK_DIR.glob("*.ipynb"))
 EXPECTED = {"dice.ipynb", "holder.ipynb", "liang_privacy.ipynb", "liang_utility.ipynb",
-            "simulator.ipynb", "your_own_paper.ipynb"}
+            "nsgd.ipynb", "simulator.ipynb", "your_own_paper.ipynb"}
 CELL_TIMEOUT = 300          # seconds per cell
 KERNEL = "dpcheck-notebook-test"
 

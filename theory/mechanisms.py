@@ -80,11 +80,19 @@ class GaussianMechanism(Mechanism):
 
 @dataclass(frozen=True)
 class SampledGaussian(Mechanism):
-    """The sampled Gaussian mechanism: Σ_{i∈S} f(D_i) + N(0, σ² I), S Poisson-sampled with
-    rate ``q``, ‖f(·)‖ ≤ 1 (so ``sigma`` is the noise multiplier)."""
+    """The sampled Gaussian mechanism: Σ_{i∈S} f(D_i) + N(0, σ² I), ‖f(·)‖ ≤ 1 (so ``sigma``
+    is the noise multiplier).  ``sampling="poisson"``: S Poisson-sampled with rate ``q``,
+    add/remove adjacency; ``"fixed"``: S a uniform subset of size qn drawn without
+    replacement, substitution adjacency (one record replaced)."""
 
     q: sp.Expr
     sigma: sp.Expr
+    sampling: str = "poisson"
+
+    def __post_init__(self):
+        super().__post_init__()
+        if self.sampling not in ("poisson", "fixed"):
+            raise ValueError(f"sampling must be 'poisson' or 'fixed', got {self.sampling!r}")
 
 
 @dataclass(frozen=True)

@@ -42,7 +42,8 @@ class Hyper:
     to the averaged clipped gradient), ``b`` batch size, ``sampling`` "poisson" | "fixed",
     ``diameter`` D of the ball K (radius D/2) or ``radius`` (exactly one, or neither for an
     unconstrained algorithm); ``C2`` the second threshold of an error-feedback method
-    (the clip of its error buffer), None for the others.
+    (the clip of its error buffer), None for the others; ``r`` the regulariser of a
+    normalising method (g/(r + ‖g‖)), None for the others.
     """
 
     eta: float
@@ -53,6 +54,7 @@ class Hyper:
     diameter: float | None = None
     radius: float | None = None
     C2: float | None = None
+    r: float | None = None
 
     def __post_init__(self):
         for name in ("eta", "C"):
@@ -69,7 +71,7 @@ class Hyper:
         if self.diameter is not None and self.radius is not None:
             raise ValueError("give diameter or radius, not both "
                              f"(diameter={self.diameter!r}, radius={self.radius!r})")
-        for name in ("diameter", "radius", "C2"):
+        for name in ("diameter", "radius", "C2", "r"):
             v = getattr(self, name)
             if v is not None and not (isinstance(v, (int, float)) and math.isfinite(v) and v > 0):
                 raise ValueError(f"{name} must be a finite number > 0, got {v!r}")
@@ -208,7 +210,8 @@ ALGORITHMS: dict[str, type[Algorithm]] = {
 }
 
 #: modules that define further algorithms (one file each), e.g. "checks.simulate.dicesgd"
-ALGORITHM_MODULES: tuple[str, ...] = ("checks.simulate.error_feedback",)
+ALGORITHM_MODULES: tuple[str, ...] = ("checks.simulate.error_feedback",
+                                       "checks.simulate.normalized")
 
 
 def register_algorithm(cls: type[Algorithm]) -> type[Algorithm]:

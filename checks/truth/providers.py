@@ -11,6 +11,13 @@ provider              supports (mechanism, problem classes) → truth
                       (:func:`~checks.truth.divergences.sgm_rdp`; RDP of a product is the
                       sum), exact profiles through privacy-loss distributions (dp-accounting,
                       optimistic and pessimistic: a certified enclosure of δ(ε), both orders).
+                      With ``sampling="fixed"`` (a uniform batch without replacement,
+                      substitution adjacency) the same numbers are the exact truth of ONE
+                      adjacent pair — a record of contribution 1 replaced by one of
+                      contribution 0, every other record contributing 0: the batch holds the
+                      record with probability q exactly, so each step is the Poisson pair's
+                      mixture — hence a lower bound of the mechanism's divergence (a
+                      violation is real; "holds" is on that pair only).
 ``noisy-sgd``         :class:`~theory.mechanisms.NoisySGD` — the linear canary l(θ) = −sθ
                       against zero-loss data (slope s = C, or the Lipschitz / gradient bound
                       of the statement's classes when smaller): θ_T is a Binomial(T, q)
@@ -210,7 +217,7 @@ class SampledGaussianProvider(TruthProvider):
                   ("exact SGM divergence" + (f" × {k:g} (composition)"
                                                                if k != 1 else "")
                                       + (", mpmath 50 digits" if precise else "")),
-                  "the worst-case pair: one example of contribution 1")
+                  _pair(base))
         if precise:
             t.extra["lower_mp"] = mpmath.mpf(k) * mpmath.mpf(max(f, r)) * (1 - mpmath.mpf(2) ** -50)
         return t
@@ -224,9 +231,16 @@ class SampledGaussianProvider(TruthProvider):
         err = max(hi_a - lo_a, hi_r - lo_r) / 2 + 1e-12 * max(hi_a, hi_r)
         t = Truth(fwd, bwd, err, "privacy-loss distributions (dp-accounting: optimistic "
                   "privacy buckets and pessimistic connect-the-dots, a certified enclosure)",
-                  "the worst-case pair: one example of contribution 1")
+                  _pair(self._parts(stmt.mechanism)[0]))
         t.extra["lower_mp"] = max(lo_r, lo_a)
         return t
+
+
+def _pair(base) -> str:
+    if getattr(base, "sampling", "poisson") == "fixed":
+        return ("one adjacent pair (substitution): a record of contribution 1 replaced by one "
+                "of contribution 0, the others 0 — a lower bound of the mechanism's truth")
+    return "the worst-case pair: one example of contribution 1"
 
 
 def _pld_delta(q, sigma, count, eps, *, pessimistic):
