@@ -77,3 +77,29 @@ def test_unmapped_symbol_is_an_encoding_error():
     bad = replace(loc, step=replace(loc.step, oracle_args=tuple(sorted(args.items()))))
     with pytest.raises(ValueError, match="neither mapped"):
         DR.spec_of(bad)
+
+
+def test_first_broken_line_names_the_printed_line_per_order():
+    from checks.verdict import StepReport, Verdict, first_broken
+    rows = [StepReport("p:r/part-1", "10", "PROBABILISTIC", Verdict.REFUTED, "statement"),
+            StepReport("p:r/eq-5.1", "5", "PROBABILISTIC", Verdict.SUPPORTED, "x"),
+            StepReport("p:r/eq-5/link-1", None, "LINK", Verdict.REFUTED, "x"),
+            StepReport("p:r/eq-5.2", "5", "PROBABILISTIC", Verdict.REFUTED, "x",
+                       counterexample={"order": "D' = D \\ {x̄} (remove)"}),
+            StepReport("p:r/eq-6.1", "6", "PROBABILISTIC", Verdict.REFUTED, "x",
+                       counterexample={"fails_in": "add, remove"})]
+    fb = first_broken(rows, ["p:r/part-1"])
+    assert fb["line"] == "p:r/eq-5.2" and fb["printed"] == "(5), line 2"
+    assert fb["by_order"]["remove"]["line"] == "p:r/eq-5.2"
+    assert fb["by_order"]["add"]["line"] == "p:r/eq-6.1"
+    assert first_broken(rows[:3], ["p:r/part-1"]) is None
+
+
+def test_lemma_report_locates_the_broken_line():
+    """dpcheck verify's first_broken_line for the noisy smooth-reduction lemma: the first
+    line of (37) in both orders (the shift expands beyond (1+ηL)z)."""
+    rep = engine.check_result(registry.get("liang-aaai:lem-3.2"))
+    fb = rep.to_json()["first_broken_line"]
+    assert fb["line"] == "liang-aaai:lem-3.2/eq-37.1"
+    assert set(fb["by_order"]) == {"add", "remove"}
+    assert fb["by_order"]["remove"]["printed"] == "(37), line 1"
