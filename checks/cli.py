@@ -190,6 +190,11 @@ def _counts(r) -> str:
 
 
 def _worst(r) -> str:
+    fb = getattr(r, "first_broken", None)
+    if fb:          # the first printed line of the proof that fails, per order where known
+        by = fb.get("by_order") or {}
+        tail = "; ".join(f"{o} {v['printed']}" for o, v in by.items())
+        return f"first broken line {fb['printed']}" + (f" — by order: {tail}" if tail else "")
     for v in ("REFUTED", "UNCHECKED", "SUPPORTED"):
         for s in r.steps:
             if s.verdict.value == v:

@@ -704,6 +704,8 @@ def check_result(result: Result, *, budget: int = DEFAULT_BUDGET, seed: int = DE
             if progress is not None:
                 progress(pc.id)
     rep.steps = [done[pc.id] for pc in planned if done[pc.id] is not None]
+    from checks.verdict import first_broken
+    rep.first_broken = first_broken(rep.steps, [pc.id for pc in planned if pc.part is not None])
     rep.seconds = time.perf_counter() - t0
     return rep
 

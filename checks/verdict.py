@@ -138,6 +138,8 @@ class ResultReport:
     steps: list[StepReport] = field(default_factory=list)
     statement: StatementReport = field(default_factory=StatementReport)
     seconds: float = 0.0
+    #: the first printed line of the proof that is REFUTED (see :func:`first_broken`)
+    first_broken: dict | None = None
 
     @property
     def verdict(self) -> Verdict:
@@ -151,5 +153,46 @@ class ResultReport:
             "statement_detail": self.statement.detail,
             "statement_witness": self.statement.witness,
             "statement_ratio": self.statement.ratio,
+            "first_broken_line": self.first_broken,
             "steps": [s.to_json() for s in self.steps],
         }
+
+
+#: the orders of an adjacent pair a witness may name (``fails_in`` or ``order``)
+PAIR_ORDERS = ("add", "remove")
+
+
+def _orders_of(step: StepReport) -> list[str]:
+    cx = step.counterexample or {}
+    if "fails_in" in cx:
+        return [o.strip() for o in str(cx["fails_in"]).split(",") if o.strip()]
+    text = str(cx.get("order", ""))
+    return [o for o in PAIR_ORDERS if f"({o})" in text]
+
+
+def first_broken(steps: Iterable[StepReport], parts: Iterable[str] = ()) -> dict | None:
+    """The first printed line (a proof row with an equation number, statement parts
+    ``parts`` excluded) that is REFUTED, in report order — ``{"line", "eq", "witness",
+    "detail"}`` — and, where witnesses name the order of the adjacent pair, the first
+    such line per order (``"by_order": {order: line}``).  None when no printed line is
+    refuted."""
+    parts = set(parts)
+    rows = [s for s in steps if s.id not in parts and s.eq and s.kind not in
+            ("LINK", "CONCLUDES", "COVER", "UNITS") and s.verdict is Verdict.REFUTED]
+    if not rows:
+        return None
+    first = rows[0]
+    out = {"line": first.id, "printed": printed_line(first), "eq": first.eq,
+           "witness": first.counterexample, "detail": first.detail, "by_order": {}}
+    for s in rows:
+        for o in _orders_of(s):
+            out["by_order"].setdefault(o, {"line": s.id, "printed": printed_line(s),
+                                           "eq": s.eq, "witness": s.counterexample})
+    return out
+
+
+def printed_line(step: StepReport) -> str:
+    """"(37), line 2" for a row labelled ``eq-37.2`` of equation (37); "(37)" otherwise."""
+    import re
+    m = re.search(r"\.(\d+)$", step.id.rsplit("/", 1)[-1])
+    return f"({step.eq})" + (f", line {m.group(1)}" if m else "")

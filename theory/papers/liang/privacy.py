@@ -231,6 +231,22 @@ def other_order_lower(noise_fraction):
     return (alpha * sp.log(q) / (alpha - 1)
             + alpha * C**2 / (2 * noise_fraction * b**2 * sigma_dp**2))
 
+#: the divergence-row oracle (checks/truth/divergence_rows.py): what each opaque divergence
+#: of Lemma 3.2 is in its one-step experiment, and the experiment's parameters — the noise
+#: on θ of ψ is ηϱ_t, ϱ_t ~ N(0, βσ_DP² I) (sd η√βσ_DP); the output shift is (1+ηL)z;
+#: the SGM of (40) is taken at q = b/n, σ = b√βσ_DP/(2C) as printed
+ROW_ORACLE = "divergence-row"
+ROW_ARGS = {
+    "quantities": "D_psi_shift=out_shift; D_shift_z=in_shift; D_psi1_psi1=out_coupled; "
+                  "D_psi1_mix=out_mix; D_psi1_psi=out_same; D_psi1_psi2=out_cond; "
+                  "D_mu1_nu=in_coupled; D_joint2=joint_cond; D_cond2=cond_sup_cond; "
+                  "D_joint1=joint; D_cond1=cond_sup; D_sgm_step=sgm",
+    "params": "alpha=alpha; eta=eta; C=C; L=L; b=b; n=n; q=q; s=eta*sqrt(beta)*sigma_dp; "
+              "z=z; w=(1+eta*L)*z; sgm_q=b/n; sgm_sigma=b*sqrt(beta)*sigma_dp/(2*C)",
+}
+ROW = dict(oracle=ROW_ORACLE, oracle_args=ROW_ARGS)
+
+
 def lemma_3_2(v: Numbering, where: str, note: str = "") -> Result:
     w = "Lemma 3.2"
     hyps = common_hypotheses(w) + [asm(sp.Ge(z, 0), "Def. 2.5: z ≥ 0")]
@@ -251,14 +267,14 @@ def lemma_3_2(v: Numbering, where: str, note: str = "") -> Result:
            because="definition of μ'", eq=v.eq("36")),
     ))
     eq37 = Chain(v.lbl("37"), (
-        Step(v.lbl("37", 1), lhs, LE, lc.D_psi1_psi1, PRO,
+        Step(v.lbl("37", 1), lhs, LE, lc.D_psi1_psi1, PRO, **ROW,
            because=f"{v.rid('def-2.5')} with ({v.eq('36')}): W∞(P_ψ(μ), P_ψ(μ')) ≤ (1+ηL)z",
            eq=v.eq("37")),
-        Step(v.lbl("37", 2), lc.D_psi1_psi1, EQ, lc.D_psi1_mix, PRO,
+        Step(v.lbl("37", 2), lc.D_psi1_psi1, EQ, lc.D_psi1_mix, PRO, **ROW,
            because="SGD sampling: P_ψ'(ν) = (1−q) P_ψ(ν) + q P_ψ''(ν), ψ'' = ψ'(·| D̄ ∈ B_t)",
            eq=v.eq("37")),
         Step(v.lbl("37", 3), lc.D_psi1_mix, LE,
-           (1 - q) * lc.D_psi1_psi + q * lc.D_psi1_psi2, PRO, because=v.rid("conv"),
+           (1 - q) * lc.D_psi1_psi + q * lc.D_psi1_psi2, PRO, because=v.rid("conv"), **ROW,
            eq=v.eq("37")),
         Step(v.lbl("37", 4), (1 - q) * lc.D_psi1_psi + q * lc.D_psi1_psi2, LE,
            (1 - q) * X + q * lc.D_psi1_psi2, ALG,
@@ -266,9 +282,9 @@ def lemma_3_2(v: Numbering, where: str, note: str = "") -> Result:
            because=v.rid("post"), eq=v.eq("37")),
     ))
     eq38 = Chain(v.lbl("38"), (
-        Step(v.lbl("38", 1), lc.D_psi1_psi2, LE, lc.D_joint2, PRO, because=v.rid("post"),
+        Step(v.lbl("38", 1), lc.D_psi1_psi2, LE, lc.D_joint2, PRO, because=v.rid("post"), **ROW,
            eq=v.eq("38")),
-        Step(v.lbl("38", 2), lc.D_joint2, LE, lc.D_cond2 + X, PRO, because=v.rid("comp"),
+        Step(v.lbl("38", 2), lc.D_joint2, LE, lc.D_cond2 + X, PRO, because=v.rid("comp"), **ROW,
            eq=v.eq("38")),
         Step(v.lbl("38", 3), lc.D_cond2 + X, LE, per_b2 + X, ALG,
            given=[asm(sp.Le(lc.D_cond2, alpha * lc.mean_gap**2 / (2 * beta * eta**2 * sigma_dp**2)),
@@ -290,11 +306,11 @@ def lemma_3_2(v: Numbering, where: str, note: str = "") -> Result:
     ), concludes="part-1")
 
     part2_steps = [
-        Step(v.lbl("40", 1), lhs, LE, lc.D_joint1, PRO,
+        Step(v.lbl("40", 1), lhs, LE, lc.D_joint1, PRO, **ROW,
            because=f"({v.eq('37')}) first line and {v.rid('post')}", eq=v.eq("40")),
-        Step(v.lbl("40", 2), lc.D_joint1, LE, lc.D_cond1 + X, PRO, because=v.rid("comp"),
+        Step(v.lbl("40", 2), lc.D_joint1, LE, lc.D_cond1 + X, PRO, because=v.rid("comp"), **ROW,
            eq=v.eq("40"), note=v.note("40")),
-        Step(v.lbl("40", 3), lc.D_cond1 + X, LE, lc.D_sgm_step + X, PRO,
+        Step(v.lbl("40", 3), lc.D_cond1 + X, LE, lc.D_sgm_step + X, PRO, **ROW,
            because="the conditional law is a sampled Gaussian mechanism with q = b/n and "
                    "noise multiplier b√β σ_DP/(2C)", eq=v.eq("40")),
         Step(v.lbl("40", 4), lc.D_sgm_step + X, LE, lc.D_shift_z + STEP_GC2, ALG,
@@ -319,9 +335,9 @@ def lemma_3_2(v: Numbering, where: str, note: str = "") -> Result:
         f"{v.paper}:lem-3.2", "Noisy smooth-reduction", where,
         hypotheses=hyps,
         statement=[
-            Step("part-1", lhs, LE, lc.D_shift_z + STEP_GC, PRO, eq=v.eq("3.2-1"),
+            Step("part-1", lhs, LE, lc.D_shift_z + STEP_GC, PRO, eq=v.eq("3.2-1"), **ROW,
                because="proved below", note="for any random variables μ, ν"),
-            Step("part-2", lhs, LE, lc.D_shift_z + STEP_GC2, PRO, given=p2, eq=v.eq("3.2-2"),
+            Step("part-2", lhs, LE, lc.D_shift_z + STEP_GC2, PRO, given=p2, eq=v.eq("3.2-2"), **ROW,
                because="proved below"),
         ],
         proof=[eq36, eq37, eq38, eq39, eq40, *side, other],

@@ -1,0 +1,105 @@
+"""The divergence-row oracle (checks/truth/divergence_rows.py): exact 1-D instances of rows
+between Rényi divergences of one noisy clipped-gradient step, both orders."""
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from checks import engine
+from checks.plugins import get_step_oracle
+from checks.truth import divergence_rows as DR
+from theory import registry
+from theory.model import walk_steps
+
+
+def _row(rid: str, label: str):
+    r = registry.get(rid)
+    roles = engine.roles_of(r)
+    for loc in walk_steps(r, roles):
+        if loc.id.endswith("/" + label):
+            return loc, roles
+    raise KeyError(label)
+
+
+def _check(rid, label):
+    loc, roles = _row(rid, label)
+    return engine.check_step(loc, engine.Options(), roles=roles)
+
+
+def test_registered():
+    assert get_step_oracle("divergence-row") is DR.divergence_row
+
+
+def test_shifted_lower_bound_is_below_the_translation_and_positive():
+    # D^{(w)}(N(a, s²) ‖ N(0, s²)) ≤ α(a − w)²/(2s²) (translate by w): the threshold
+    # bound must stay below it, and be > 0 when a > w
+    a, w, s, alpha = 3.0, 1.0, 0.5, 4.0
+    low, _ = DR.shifted_lower([(1.0, a)], [(1.0, 0.0)], s, w, alpha)
+    assert 0 < low <= alpha * (a - w) ** 2 / (2 * s * s)
+    low0, _ = DR.shifted_lower([(1.0, 0.5)], [(1.0, 0.0)], s, 1.0, alpha)
+    assert low0 == 0.0          # a shift of 1 reaches N(0, s²) itself
+
+
+def test_mixture_identity_row_fails_only_when_the_canary_is_removed():
+    """(37), second line: P_ψ'(ν) = (1−q)P_ψ(ν) + qP_ψ''(ν) holds for D' = D ∪ {x̄} and
+    fails for D' = D \\ {x̄}: the oracle refutes it with a remove-order witness."""
+    rep = _check("liang-aaai:lem-3.2", "eq-37.2")
+    assert rep.verdict.value == "REFUTED"
+    assert "remove" in rep.counterexample["order"]
+    assert float(rep.counterexample["lhs"]) > float(rep.counterexample["rhs"])
+
+
+def test_shift_row_fails_when_poisson_batches_exceed_b():
+    """(37), first line: W∞(P_ψ(μ), P_ψ(μ')) ≤ (1+ηL)z fails for a concave L-smooth loss when
+    the Poisson batch holds more than b examples (the sum is divided by b): refuted, and in
+    the order the proof writes (add) too."""
+    rep = _check("liang-icml:lem-3.2", "eq-38.1")
+    assert rep.verdict.value == "REFUTED"
+    assert rep.counterexample["order"].endswith("(add)")
+    assert not rep.counterexample["regular loss"].startswith("−(0/")
+
+
+@pytest.mark.parametrize("label", ["eq-37.3", "eq-38.1", "eq-38.2"])
+def test_true_lemmas_are_supported_in_both_orders(label):
+    """Convexity in the second argument, post-processing, composition: no violation."""
+    rep = _check("liang-aaai:lem-3.2", label)
+    assert rep.verdict.value == "SUPPORTED"
+    assert "add:" in rep.detail and "remove:" in rep.detail
+    assert rep.samples > 20
+
+
+def test_unmapped_symbol_is_an_encoding_error():
+    from dataclasses import replace
+    loc, roles = _row("liang-aaai:lem-3.2", "eq-37.3")
+    args = dict(loc.step.oracle_args)
+    args["quantities"] = "D_psi1_mix=out_mix"
+    bad = replace(loc, step=replace(loc.step, oracle_args=tuple(sorted(args.items()))))
+    with pytest.raises(ValueError, match="neither mapped"):
+        DR.spec_of(bad)
+
+
+def test_first_broken_line_names_the_printed_line_per_order():
+    from checks.verdict import StepReport, Verdict, first_broken
+    rows = [StepReport("p:r/part-1", "10", "PROBABILISTIC", Verdict.REFUTED, "statement"),
+            StepReport("p:r/eq-5.1", "5", "PROBABILISTIC", Verdict.SUPPORTED, "x"),
+            StepReport("p:r/eq-5/link-1", None, "LINK", Verdict.REFUTED, "x"),
+            StepReport("p:r/eq-5.2", "5", "PROBABILISTIC", Verdict.REFUTED, "x",
+                       counterexample={"order": "D' = D \\ {x̄} (remove)"}),
+            StepReport("p:r/eq-6.1", "6", "PROBABILISTIC", Verdict.REFUTED, "x",
+                       counterexample={"fails_in": "add, remove"})]
+    fb = first_broken(rows, ["p:r/part-1"])
+    assert fb["line"] == "p:r/eq-5.2" and fb["printed"] == "(5), line 2"
+    assert fb["by_order"]["remove"]["line"] == "p:r/eq-5.2"
+    assert fb["by_order"]["add"]["line"] == "p:r/eq-6.1"
+    assert first_broken(rows[:3], ["p:r/part-1"]) is None
+
+
+def test_lemma_report_locates_the_broken_line():
+    """dpcheck verify's first_broken_line for the noisy smooth-reduction lemma: the first
+    line of (37) in both orders (the shift expands beyond (1+ηL)z)."""
+    rep = engine.check_result(registry.get("liang-aaai:lem-3.2"))
+    fb = rep.to_json()["first_broken_line"]
+    assert fb["line"] == "liang-aaai:lem-3.2/eq-37.1"
+    assert set(fb["by_order"]) == {"add", "remove"}
+    assert fb["by_order"]["remove"]["printed"] == "(37), line 1"
