@@ -37,6 +37,7 @@ GENERIC_MODULES: tuple[str, ...] = (
     "checks.truth.rates_convex",
     "checks.truth.stability",
     "checks.truth.profiles_sgd",
+    "checks.truth.error_feedback",
     "checks.exists",
 )
 ENTRY_POINT_GROUP = "dpcheck.plugins"
