@@ -38,6 +38,7 @@ GENERIC_MODULES: tuple[str, ...] = (
     "checks.truth.stability",
     "checks.truth.profiles_sgd",
     "checks.truth.error_feedback",
+    "checks.truth.rates_error_feedback",
     "checks.exists",
 )
 ENTRY_POINT_GROUP = "dpcheck.plugins"

@@ -25,7 +25,8 @@ from __future__ import annotations
 
 import sympy as sp
 
-from theory.classes import BoundedGradient, GradNoise, LowerBounded, LSmooth, StronglyConvex
+from theory.classes import (BoundedGradient, GradNoise, InitialGap, LowerBounded, LSmooth,
+                            StronglyConvex)
 from theory.mechanisms import ErrorFeedbackSGD, SampledGaussian
 from theory.metrics import WEIGHTED_EXPECTED_GRAD_SQ
 from theory.model import (Bound, Case, CaseSplit, Chain, Rate, Result, Step, StepKind, asm)
@@ -101,7 +102,8 @@ THM36_HYPS = [
 
 def _rate36(rid):
     return Rate("statement", WEIGHTED_EXPECTED_GRAD_SQ, RATE36, dicesgd(),
-                problem_class=(LowerBounded(), LSmooth(L), GradNoise(sigma / sp.sqrt(N))),
+                problem_class=(LowerBounded(), LSmooth(L), GradNoise(sigma / sp.sqrt(N)),
+                               InitialGap(Delta0)),
                 hypotheses=THM36_HYPS,
                 note="weights A_t of (12), computed from DiceSGD's clipping factors α_e^τ")
 
