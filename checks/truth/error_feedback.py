@@ -22,7 +22,11 @@ N(0, η²σ²) noise: the laws are Gaussian mixtures and the truth is exact:
   profiles by privacy-loss distributions (dp-accounting, a certified optimistic/pessimistic
   enclosure; at T = 1 the exact mixture below), exact RDP T·D_α^SGM; with feedback (s > C1) the last iterate is a
   post-processing of the trajectory, so its δ(ε) and D_α are lower bounds of the
-  trajectory's.
+  trajectory's;
+* **out of reach** (feedback and T > :data:`T_MAX`, (ε, δ) statements): a
+  membership-inference audit of θ_T on the batched simulator (``ef-clip-sgd``), whose
+  Clopper–Pearson bounds give δ(ε) from below with probability ≥ 95 %
+  (:func:`audit_delta_lower`); the method names the confidence and the counts.
 
 The slopes tried: the largest slope every class of the statement admits (``s_max``), C1
 (no feedback, when s_max ≥ C1) and C1 + b·j·C2 (j = 1, 2, 4, …: the buffer released in
@@ -60,6 +64,10 @@ T_MAX_PLD = 2000
 #: loss discretisation of the privacy-loss distributions (coarser than the sampled-Gaussian
 #: provider's 1e-4: small noise multipliers are common here; the enclosure stays certified)
 PLD_INTERVAL = 1e-3
+#: the membership-inference audit where the exact law is out of reach (feedback, T > T_MAX)
+AUDIT_RUNS = 4000
+AUDIT_CONFIDENCE = 0.95
+AUDIT_T_MAX = 512
 #: feedback multiples j tried (slopes C1 + b·j·C2)
 J_MAX = 8
 ORDER_MIN, ORDER_MAX = 1.0 + 1e-6, 256.0
@@ -336,7 +344,7 @@ class ErrorFeedbackSGDProvider(TruthProvider):
         q = b / n
         rel = stmt.mechanism.release
         cands: list[Truth] = []
-        why = []
+        why, audit = [], []
         for s, label in self.slopes(stmt, v, T):
             scen = (f"linear canary l(θ) = {s:.6g}·θ ({label}) vs {n - 1} zero-loss examples, "
                     f"q = {q:.6g}, T = {T}")
@@ -350,6 +358,18 @@ class ErrorFeedbackSGDProvider(TruthProvider):
                                         lower_only=(rel == "all" and T > 1)))
             except Unavailable as exc:
                 why.append(str(exc))
+                if stmt.profile and s > C1 and T <= AUDIT_T_MAX:
+                    audit.append((s, scen))
+        if audit:
+            # only where the exact candidates do not already exceed the claimed δ (the
+            # audit costs seconds), and once per point: the largest slope
+            try:
+                claim = evaluate(stmt.delta, v) if stmt.delta is not None else 0.0
+            except Unavailable:
+                claim = 0.0
+            if not any(t.lower > claim for t in cands):
+                s, scen = audit[-1]
+                cands.append(self._audit(stmt, v, n, b, T, s, C1, C2, sig, scen))
         if not cands:
             raise Unavailable("; ".join(why) or "no slope admitted")
         best = max(cands, key=lambda t: t.lower)
@@ -386,6 +406,23 @@ class ErrorFeedbackSGDProvider(TruthProvider):
             t.extra["lower_mp"] = mpmath.mpf(T) * mpmath.mpf(max(f, r)) * (1 - mpmath.mpf(2) ** -50)
         return t
 
+    # ---- the audit where the exact law is out of reach
+    def _audit(self, stmt, v, n, b, T, s, C1, C2, sig, scen):
+        eps = evaluate(stmt.expr, v)
+        dl = evaluate(stmt.delta, v) if stmt.delta is not None else 1e-5
+        if not 0 <= dl < 1:
+            raise Unavailable(f"delta = {dl!r} outside [0, 1)")
+        f, r, a = audit_delta_lower(n, b, T, s, C1, C2, sig, eps, dl)
+        t = Truth(f, r, 0.0, f"membership-inference audit of θ_T (exact law out of reach): "
+                  f"lower bounds holding with probability ≥ {a.confidence:g} (Clopper–"
+                  f"Pearson, Bonferroni): FNR = {round(a.fnr * a.n_in_eval)}/{a.n_in_eval}, "
+                  f"FPR = {round(a.fpr * a.n_out_eval)}/{a.n_out_eval} on the evaluation "
+                  f"half ({AUDIT_RUNS} runs per side, threshold {a.threshold:.6g}, side "
+                  f"{a.side:+d}, fixed seed)", scen)
+        t.extra["lower_mp"] = mpmath.mpf(max(f, r))
+        t.extra["audit"] = a.as_dict()
+        return t
+
     # ---- last iterate (exact), a lower bound for the trajectory
     def _last(self, stmt, v, q, s, b, C1, C2, sig, T, scen, precise, lower_only):
         if T > T_MAX:
@@ -416,6 +453,36 @@ class ErrorFeedbackSGDProvider(TruthProvider):
         if precise:
             t.extra["lower_mp"] = mpmath.mpf(d.max) * (1 - mpmath.mpf(10) ** -8)
         return t
+
+
+def audit_delta_lower(n: int, b: int, T: int, s: float, C1: float, C2: float, sigma: float,
+                      eps: float, delta: float, *, runs: int = AUDIT_RUNS, seed: int = 0,
+                      confidence: float = AUDIT_CONFIDENCE):
+    """Lower bounds of δ(ε) in both orders, each holding with probability ≥ ``confidence``,
+    from a membership-inference audit of θ_T: ``runs`` runs of the batched ``ef-clip-sgd``
+    simulator on D' (the linear canary of slope s, n − 1 zero-loss examples) and on D, a
+    threshold test on θ_T chosen on a calibration half for the claimed ``delta``
+    (:func:`checks.simulate.audit.threshold_audit`), Clopper–Pearson upper bounds of its
+    error rates on the evaluation half: δ(D'‖D) ≥ 1 − FNR⁺ − e^ε FPR⁺ and
+    δ(D‖D') ≥ 1 − FPR⁺ − e^ε FNR⁺ (the test's region and its complement).  Returns
+    ``(forward, backward, audit)``; deterministic for a seed."""
+    import dataclasses
+
+    from checks.simulate.algorithms import Hyper, make_algorithm
+    from checks.simulate.audit import threshold_audit
+    from checks.simulate.problems import Canary, gradient_canary
+    from checks.simulate.runner import simulate_pair
+    prob = gradient_canary(d=1, n=n)
+    prob = dataclasses.replace(prob, canary=Canary("gradient", 1, gradient_norm=s))
+    hp = Hyper(eta=1.0, C=C1, sigma_dp=sigma, b=b, C2=C2)
+    r_in, r_out = simulate_pair(prob, make_algorithm("ef-clip-sgd"), hp, runs=runs, T=T,
+                                seed=seed, device="cpu", dtype="float64")
+    a = threshold_audit(r_in.final[:, 0].numpy(), r_out.final[:, 0].numpy(), delta=delta,
+                        confidence=confidence, seed=seed)
+    # a side −1 test flags "member" for small scores: its region E, the complement E^c
+    fwd = 1.0 - a.fnr_upper - math.exp(eps) * a.fpr_upper
+    bwd = 1.0 - a.fpr_upper - math.exp(eps) * a.fnr_upper
+    return max(fwd, 0.0), max(bwd, 0.0), a
 
 
 def _pld(q, z, count, eps, *, pessimistic):

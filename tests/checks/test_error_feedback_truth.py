@@ -155,3 +155,28 @@ def test_planted_statement_is_violated_with_a_50_digit_witness():
     out = check_statement(st, budget=4, seed=0)
     assert out.violated, out.detail
     assert "50 digits" in out.detail and out.ratio > 1e3
+
+
+def test_audit_never_exceeds_the_exact_truth():
+    """Where the exact law is reachable (T = 16), the audit's 95 % lower bounds stay below
+    it in both orders (fixed seed: deterministic)."""
+    from checks.truth.error_feedback import audit_delta_lower
+    n_, b_, T_, s_, c1, c2, sd, e = 50, 10, 16, 11.0, 1.0, 0.5, 0.6, 1.0
+    f, r, a = audit_delta_lower(n_, b_, T_, s_, c1, c2, sd, e, 1e-5, runs=4000, seed=0)
+    m, w = released_sum_law(T_, b_ / n_, s_, b_, c1, c2)
+    fx, rx, err, _ = halfline_profile(m, w, sd * math.sqrt(T_), e)
+    assert 0 < f <= fx + err and r <= rx + err
+    assert a.n_in_eval == 2000 and a.confidence == 0.95
+
+
+def test_out_of_reach_is_audited():
+    """T = 100 > T_MAX: the trajectory without feedback holds (noise multiplier 20), the
+    buffer's release does not — found by the audit, with its confidence and counts."""
+    hyps = [asm(sp.Eq(T, 100)), asm(sp.Eq(n, 50)), asm(sp.Eq(b, 10)), asm(sp.Eq(C2, C1)),
+            asm(sp.Eq(dl, sp.Rational(1, 10**5))), asm(sp.Eq(eps, 1)),
+            asm(sp.Eq(sig, 20 * C1 / b))]
+    st = Bound("statement", eps, _mech(), delta=dl, profile=True, hypotheses=hyps)
+    out = check_statement(st, budget=2, seed=0)
+    assert out.violated, out.detail
+    assert "membership-inference audit" in out.detail and "0.95" in out.detail
+    assert "FNR = " in out.detail and float(out.witness["truth_max"]) > 0.1

@@ -48,3 +48,8 @@ def test_rate_36_violated_with_exact_two_step_witness():
                                    + full["d"] * mpmath.mpf(full["sigma1"]) ** 2) / 2)
         assert exact_weighted_at_two_steps(sc) > 10 * bound
     assert st.expr == sec3.RATE36
+
+
+def test_restatement_a2_carries_the_same_rate():
+    assert by_id("thm-a.2").rates[0].expr == by_id("thm-3.6").rates[0].expr
+    assert by_id("thm-a.2").rates[0].problem_class == by_id("thm-3.6").rates[0].problem_class

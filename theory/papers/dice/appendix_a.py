@@ -77,7 +77,8 @@ THM_A_2 = Result(
              because="A_t = Σ_{τ>t} α_e^τ Π_{t<τ1<τ}(1 − α_e^{τ1}) = 1 − Π_{τ>t}(1 − α_e^τ), "
                      "three terms"),
         *sec3.proof_36(),
-    ])
+    ],
+    rates=[sec3._rate36("statement")])
 
 THM_A_3 = Result(
     "dice:thm-a.3", "Privacy of DiceSGD (restatement of Theorem 3.7)",
