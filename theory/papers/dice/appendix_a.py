@@ -178,8 +178,10 @@ LEM_A_6 = Result(
     hypotheses=[asm(sp.Eq(p, B / N), "p = B/N"),
                 asm("G' = max{0, G + σ − C1}; α_e^t as in (9)", "Lemma A.6")],
     statement=[Step("statement", D_rdp, "<=", D_mix, PRO, eq="21",
+                    oracle="error-buffer-shift",
                     note="D_α(N_σ(Δe_{t+1})‖μ0) ≤ D_α((1−p)N_σ((1−α_e^t)Δe_t | H_t) + "
-                         "p N_σ((1−α_e^t)Δe_t + 2G'/B) ‖ μ0 | H_t)")],
+                         "p N_σ((1−α_e^t)Δe_t + 2G'/B) ‖ μ0 | H_t); judged on 1-D "
+                         "linear-loss instances (checks.papers.dice.oracles)")],
     proof=[
         Step("b-quasi-convexity", D_rdp, "<=", D_mix, CIT,
              because="(a)-(b): D_α(E_θ P(θ) ‖ E_θ Q(θ)) ≤ sup_θ D_α(P(θ) ‖ Q(θ)) with θ = B_t "
