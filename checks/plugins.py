@@ -38,6 +38,8 @@ GENERIC_MODULES: tuple[str, ...] = (
     "checks.truth.stability",
     "checks.truth.profiles_sgd",
     "checks.truth.divergence_rows",
+    "checks.truth.error_feedback",
+    "checks.truth.rates_error_feedback",
     "checks.exists",
     "checks.truth.worst_case",
 )

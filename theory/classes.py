@@ -272,6 +272,19 @@ class MinimiserNorm(ProblemClass):
         super().__post_init__()
 
 
+@dataclass(frozen=True)
+class InitialGap(ProblemClass):
+    """The objective's gap at the algorithm's starting point: f(θ_0) − inf f = ``gap``
+    (the constant f(x_0) − f⋆ of non-convex rates).  The symbol *is* that gap: a truth
+    provider places θ_0 so that its instance attains it."""
+
+    gap: sp.Expr
+
+    def __post_init__(self):
+        object.__setattr__(self, "of", "objective")
+        super().__post_init__()
+
+
 def classes_in(assumptions) -> tuple[ProblemClass, ...]:
     """The class instances among assumptions (``Assumption.cls``) or bare instances."""
     out = []
@@ -372,3 +385,4 @@ __all__ = ["implied_hypotheses", "META_ROLES", "ProblemClass", "LSmooth", "Conve
            "BoundedDomain", "GradNoise", "BoundedGradient", "LowerBounded", "NonNegative",
            "GeneralizedSmooth", "OriginBounds", "MinimiserNorm", "classes_in", "ROLES",
            "SCOPES"]
+__all__ += ["InitialGap"]

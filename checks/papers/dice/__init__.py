@@ -1,3 +1,4 @@
 """Evidence specific to DiceSGD (paper key ``dice``): the ``dpcheck derive dice-stepsize``
-and ``dpcheck derive dice-privacy`` re-derivations (:mod:`.derive`)."""
-from checks.papers.dice import derive  # noqa: F401  (registration)
+and ``dpcheck derive dice-privacy`` re-derivations (:mod:`.derive`), and the step oracle
+``error-buffer-shift`` for Lemma A.6 (:mod:`.oracles`)."""
+from checks.papers.dice import derive, oracles  # noqa: F401  (registration)

@@ -77,7 +77,8 @@ THM_A_2 = Result(
              because="A_t = Σ_{τ>t} α_e^τ Π_{t<τ1<τ}(1 − α_e^{τ1}) = 1 − Π_{τ>t}(1 − α_e^τ), "
                      "three terms"),
         *sec3.proof_36(),
-    ])
+    ],
+    rates=[sec3._rate36("statement")])
 
 THM_A_3 = Result(
     "dice:thm-a.3", "Privacy of DiceSGD (restatement of Theorem 3.7)",
@@ -177,8 +178,10 @@ LEM_A_6 = Result(
     hypotheses=[asm(sp.Eq(p, B / N), "p = B/N"),
                 asm("G' = max{0, G + σ − C1}; α_e^t as in (9)", "Lemma A.6")],
     statement=[Step("statement", D_rdp, "<=", D_mix, PRO, eq="21",
+                    oracle="error-buffer-shift",
                     note="D_α(N_σ(Δe_{t+1})‖μ0) ≤ D_α((1−p)N_σ((1−α_e^t)Δe_t | H_t) + "
-                         "p N_σ((1−α_e^t)Δe_t + 2G'/B) ‖ μ0 | H_t)")],
+                         "p N_σ((1−α_e^t)Δe_t + 2G'/B) ‖ μ0 | H_t); judged on 1-D "
+                         "linear-loss instances (checks.papers.dice.oracles)")],
     proof=[
         Step("b-quasi-convexity", D_rdp, "<=", D_mix, CIT,
              because="(a)-(b): D_α(E_θ P(θ) ‖ E_θ Q(θ)) ≤ sup_θ D_α(P(θ) ‖ Q(θ)) with θ = B_t "

@@ -16,16 +16,21 @@ and fraction bars:
   by C/B"; we read min{C2, G'}² = min{C2², G'²} and write it with the stand-in
   mG = min{C2, G'} ≥ 0.
 * Corollary 3.8: T = O(N²ϵ²/(G̃ log(1/δ))) and E‖∇f(x_t)‖² = O(√(G̃ log(1/δ))/(Nϵ)).
+* Assumption 3.5 (G = sup ‖∇f‖ < ∞, the full gradient) is the typed class
+  BoundedGradient(G, of="objective"); Theorem 3.7's G̃ is computed from it: "G' defined in
+  Theorem 3.6" is the G' := max{0, G + σ − C1} of (9) (A.1), so min{C2, G'} is a definition
+  in the privacy statement's hypotheses, not a free symbol.
 """
 from __future__ import annotations
 
 import sympy as sp
 
-from theory.classes import GradNoise, LowerBounded, LSmooth, StronglyConvex
+from theory.classes import (BoundedGradient, GradNoise, InitialGap, LowerBounded, LSmooth,
+                            StronglyConvex)
 from theory.mechanisms import ErrorFeedbackSGD, SampledGaussian
 from theory.metrics import WEIGHTED_EXPECTED_GRAD_SQ
 from theory.model import (Bound, Case, CaseSplit, Chain, Rate, Result, Step, StepKind, asm)
-from theory.papers.dice.symbols import (B, B_T, C, C1, C2, p, Delta0, Et_grad, Lg, cO_grad, L, N, SA, T,
+from theory.papers.dice.symbols import (B, B_T, C, C1, C2, G, p, Delta0, Et_grad, Lg, cO_grad, L, N, SA, T,
                                         d, delta, eps_dp, epsilon, eta, gnorm, mG, mu, sigma,
                                         sigma1, A_t)
 
@@ -73,15 +78,22 @@ ASM_3_4 = Result("dice:asm-3.4", "Bounded variance", "Sec. 3.2, Assumption 3.4",
                  hypotheses=[asm(GradNoise(sigma / sp.sqrt(N)), "Assumption 3.4")],
                  note="E[g] = ∇f(x) and E‖∇f(x) − g_i‖² ≤ σ²/N for all x (reading σ²/N); the "
                       "remark after it: this implies ‖∇f(x) − g_i‖² ≤ σ² for every i.")
+#: Assumption 3.5, typed: G bounds the gradient of the objective f (the average loss)
+ASM_3_5_CLASS = BoundedGradient(G, of="objective")
+
 ASM_3_5 = Result("dice:asm-3.5", "Bounded gradient", "Sec. 3.2, Assumption 3.5",
-                 hypotheses=[asm("G = sup_x ‖∇f(x)‖ < ∞", "Assumption 3.5")],
-                 note="A bound on the FULL gradient ∇f (not on per-sample gradients).")
+                 hypotheses=[asm(ASM_3_5_CLASS, "Assumption 3.5")],
+                 note="G = sup_x ‖∇f(x)‖ < ∞: a bound on the FULL gradient ∇f (not on "
+                      "per-sample gradients), typed as BoundedGradient(G, of='objective'). "
+                      "The class reads ‖∇f‖ ≤ G; the theorems use G only through "
+                      "G' = max{0, G + σ − C1}, non-decreasing in G, so a scenario admitted "
+                      "with an upper bound G is admitted with its supremum too.")
 
 THM36_HYPS = [
     asm(LowerBounded(), "Theorem 3.6: Assumption 3.1"),
     asm(LSmooth(L), "Theorem 3.6: Assumption 3.2"),
     asm(GradNoise(sigma / sp.sqrt(N)), "Theorem 3.6: Assumption 3.4"),
-    asm("G = sup_x ‖∇f(x)‖ < ∞ (Assumption 3.5)", "Theorem 3.6"),
+    asm(ASM_3_5_CLASS, "Theorem 3.6: Assumption 3.5"),
     asm(sp.Eq(eta, ETA36), "Theorem 3.6: step size"),
     asm(sp.Ge(C2, 3 * C1 + S_B), "Theorem 3.6: C2 ≥ 3C1 + σ/√B > 0"),
     asm(sp.Ge(T, 1), "Theorem 3.6: T iterations"),
@@ -90,7 +102,8 @@ THM36_HYPS = [
 
 def _rate36(rid):
     return Rate("statement", WEIGHTED_EXPECTED_GRAD_SQ, RATE36, dicesgd(),
-                problem_class=(LowerBounded(), LSmooth(L), GradNoise(sigma / sp.sqrt(N))),
+                problem_class=(LowerBounded(), LSmooth(L), GradNoise(sigma / sp.sqrt(N)),
+                               InitialGap(Delta0)),
                 hypotheses=THM36_HYPS,
                 note="weights A_t of (12), computed from DiceSGD's clipping factors α_e^τ")
 
@@ -157,7 +170,7 @@ THM_3_6 = Result(
 
 THM37_HYPS = [
     asm(GradNoise(sigma / sp.sqrt(N)), "Theorem 3.7: Assumption 3.4"),
-    asm("G = sup_x ‖∇f(x)‖ < ∞ (Assumption 3.5)", "Theorem 3.7"),
+    asm(ASM_3_5_CLASS, "Theorem 3.7: Assumption 3.5"),
     asm(sp.Gt(C1, 0), "Theorem 3.7: 0 < C1"), asm(sp.Le(C1, C2), "Theorem 3.7: C1 ≤ C2"),
     asm(sp.Le(C2, C / B), "Theorem 3.7: C2 ≤ C/B"),
     asm(sp.Le(B / N, sp.Rational(1, 5)), "Theorem 3.7: B/N ≤ 1/5"),
@@ -168,8 +181,15 @@ THM37_HYPS = [
 ]
 
 
+#: G̃'s min{C2, G'} with G' := max{0, G + σ − C1} ("G' defined in Theorem 3.6": the
+#: proof of (9)), so that a scenario's G̃ is computed from its G and σ, never drawn apart
+MG_DEF = asm(sp.Eq(mG, sp.Min(C2, sp.Max(0, G + sigma - C1))),
+             "Theorem 3.7: G̃ := C1² + 2 min{C2, G'}², G' = max{0, G + σ − C1} (A.1, (9))")
+
+
 def _bound37(hyps):
-    return Bound("statement", epsilon, dicesgd(), delta=delta, profile=True, hypotheses=hyps,
+    return Bound("statement", epsilon, dicesgd(), delta=delta, profile=True,
+                 hypotheses=[*hyps, MG_DEF],
                  note="the whole released trajectory x_0..x_T, e_t hidden")
 
 
