@@ -226,7 +226,10 @@ class SampledGaussianProvider(TruthProvider):
         eps = evaluate(stmt.expr, v)
         lo_r, lo_a = _pld_delta(q, s, k, eps, pessimistic=False)
         hi_r, hi_a = _pld_delta(q, s, k, eps, pessimistic=True)
-        fwd, bwd = (lo_a + hi_a) / 2, (lo_r + hi_r) / 2
+        # dp-accounting's REMOVE pair is (mixture ‖ Gaussian): the law *with* the example
+        # against the law without it, which is this project's forward ("add") order
+        # (sgm_rdp(..., "add") = D_α(mixture ‖ N)); its ADD pair is our backward order
+        fwd, bwd = (lo_r + hi_r) / 2, (lo_a + hi_a) / 2
         # half the enclosure width, plus the double rounding of the PLD sums
         err = max(hi_a - lo_a, hi_r - lo_r) / 2 + 1e-12 * max(hi_a, hi_r)
         t = Truth(fwd, bwd, err, "privacy-loss distributions (dp-accounting: optimistic "
@@ -244,7 +247,8 @@ def _pair(base) -> str:
 
 
 def _pld_delta(q, sigma, count, eps, *, pessimistic):
-    """(δ remove, δ add) at ε of ``count`` compositions of the SGM, dp-accounting's PLD."""
+    """(δ remove, δ add) at ε of ``count`` compositions of the SGM, in dp-accounting's names
+    of the pair (its REMOVE = our forward order D(mixture ‖ N), its ADD = our backward)."""
     from dp_accounting.pld import privacy_loss_distribution as pld
     if count > 10**5:
         raise Unavailable(f"{count} compositions: out of reach of the PLD in a default run")

@@ -86,3 +86,19 @@ def test_gaussian_profile_error_covers_a_high_precision_reference(eps, sig):
         ref = mpmath.ncdf(1 / (2 * s) - e * s) - mpmath.exp(e) * mpmath.ncdf(-1 / (2 * s) - e * s)
         assert abs(mpmath.mpf(t.forward) - ref) <= t.error
         assert t.forward == t.backward and t.error >= 0
+
+
+def test_sampled_gaussian_profile_names_the_orders_as_the_rdp_does():
+    """The (ε, δ) profile of the SGM labels its orders like ``sgm_rdp``: forward ("add") is the
+    law with the example against the law without it, D(mixture ‖ N), whose privacy loss is
+    unbounded; backward is D(N ‖ mixture), whose loss never exceeds −ln(1 − q), so its δ is
+    0 at any ε above that.  dp-accounting calls the forward pair REMOVE (the labels were
+    swapped: a witness printed truth_add = 0 where the add order carries the whole δ)."""
+    eps = sp.Symbol("epsilon", positive=True)
+    st = Bound("p", eps, mechanism=SampledGaussian(q, sigma), profile=True,
+               delta=sp.Rational(1, 10**5))
+    t = SampledGaussianProvider().truth(st, {"q": 0.2, "sigma": 0.5, "epsilon": 1.0})
+    assert t.forward > 1e-3
+    assert t.backward == 0.0                 # 1.0 > −ln(0.8) ≈ 0.223
+    from checks.truth.divergences import sgm_rdp
+    assert sgm_rdp(0.2, 0.5, 8.0, "add") > sgm_rdp(0.2, 0.5, 8.0, "remove")
