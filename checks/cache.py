@@ -36,9 +36,23 @@ def fingerprint(obj) -> str:
     return "".join(out)
 
 
+#: srepr() memoised: a result's hypotheses recur in the fingerprint of every one of its
+#: steps (SymPy objects are immutable, so equal objects have one text)
+_SREPR: dict = {}
+
+
+def _srepr(o) -> str:
+    t = _SREPR.get(o)
+    if t is None:
+        if len(_SREPR) > 200_000:
+            _SREPR.clear()
+        t = _SREPR[o] = sp.srepr(o)
+    return t
+
+
 def _fp(o, out: list[str]) -> None:
     if isinstance(o, sp.Basic):
-        out.append("S(" + sp.srepr(o) + ")")
+        out.append("S(" + _srepr(o) + ")")
     elif isinstance(o, enum.Enum):
         out.append(f"E({type(o).__name__}.{o.name})")
     elif dataclasses.is_dataclass(o) and not isinstance(o, type):

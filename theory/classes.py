@@ -297,6 +297,22 @@ def classes_in(assumptions) -> tuple[ProblemClass, ...]:
 
 IMPLIED_KINDS = ("class", "jensen", "order", "probability", "conditional")
 
+#: str() of SymPy relations, memoised: the same hypotheses are printed for every step of a
+#: result, and printing dominated a warm (cached) verify
+_TEXT: dict = {}
+
+
+def _text(expr) -> str:
+    try:
+        t = _TEXT.get(expr)
+    except TypeError:                   # unhashable: print it
+        return str(expr)
+    if t is None:
+        if len(_TEXT) > 200_000:
+            _TEXT.clear()
+        t = _TEXT[expr] = str(expr)
+    return t
+
 
 def implied_hypotheses(assumptions, roles, present=None, orders=(), kinds=None) -> list:
     """The relations a reader grants beside the printed hypotheses, as
@@ -318,7 +334,7 @@ def implied_hypotheses(assumptions, roles, present=None, orders=(), kinds=None) 
     from theory.model import Assumption, thaw_roles
     roles = thaw_roles(roles or {})
     classes = classes_in(assumptions)
-    have = {str(a.expr) for a in assumptions or () if getattr(a, "expr", None) is not None}
+    have = {_text(a.expr) for a in assumptions or () if getattr(a, "expr", None) is not None}
     role_syms: set = set()
     main = {k: sp.sympify(v) for k, v in roles.items() if k in ROLES and v is not None}
     states = [main] + [dict({k: sp.sympify(v) for k, v in st.items() if v is not None},
@@ -338,12 +354,12 @@ def implied_hypotheses(assumptions, roles, present=None, orders=(), kinds=None) 
 
     def add(rel, source):
         rel = sp.sympify(rel)
-        if rel in (sp.true, True) or str(rel) in have:
+        if rel in (sp.true, True) or _text(rel) in have:
             return
         if present is not None and not ((rel.free_symbols & role_syms) <= set(present)):
             return
-        have.add(str(rel))
-        out.append(Assumption(name=str(rel), expr=rel, where=source, implied=True))
+        have.add(_text(rel))
+        out.append(Assumption(name=_text(rel), expr=rel, where=source, implied=True))
 
     smooth = [c for c in classes if isinstance(c, LSmooth)]
     convex = any(isinstance(c, (Convex, StronglyConvex)) for c in classes)
