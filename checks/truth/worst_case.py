@@ -58,7 +58,7 @@ REFINE = 15
 DRAWS = 40
 EDGE_FROM = 3
 FINE = 3
-DESCENT = 1
+DESCENT = 2
 #: a slack below -TOL (relative to the size of the terms) is a candidate counterexample;
 #: above -NOISE it is floating-point noise when the exact re-check does not confirm it
 TOL = 1e-9

@@ -96,3 +96,17 @@ def test_lemma_3_1_proof_leaves_no_order_and_pinned_constants_violate():
     rep = engine.check_result(by_id("lem-3.1+c11"), budget=300, seed=0)
     assert rep.statement.verdict.value == "VIOLATED", rep.statement.detail
     assert float(rep.statement.witness["truth_max"]) > 0.5
+
+
+def test_first_order_lemmas_are_broken_by_exact_noise_laws():
+    """The worst-case LP oracle at the default budget: Lemma B.3's first branch (r < τ0) and
+    Lemma B.5's first branch fail for a finitely supported mean-zero law; B.3's second
+    branch holds on every worst case searched."""
+    r3 = rows("lem-b.3", budget=2000)
+    assert r3["part-1"].verdict is Verdict.REFUTED
+    assert "law" in r3["part-1"].counterexample
+    assert r3["part-2"].verdict is Verdict.SUPPORTED
+    assert r3["case-2/hip-lower"].verdict is Verdict.SUPPORTED
+    r5 = rows("lem-b.5", budget=2000)
+    assert r5["part-1"].verdict is Verdict.REFUTED
+    assert r5["case-1/chain-1"].verdict is Verdict.REFUTED
