@@ -38,6 +38,7 @@ GENERIC_MODULES: tuple[str, ...] = (
     "checks.truth.stability",
     "checks.truth.profiles_sgd",
     "checks.truth.divergence_rows",
+    "checks.truth.bound_rows",
     "checks.exists",
 )
 ENTRY_POINT_GROUP = "dpcheck.plugins"
