@@ -919,3 +919,17 @@ def divergence_row(loc: Located, *, budget: int, seed: int) -> StepReport:
     if budget < 1:
         raise ValueError(f"budget must be >= 1, got {budget}")
     return judge(loc, budget=budget, seed=seed)
+
+
+@step_oracle("no-instance", arguments={
+    "reason": "why no 1-D instance can exercise the row (an identity of laws by construction, "
+              "a fact about W∞ on the domain, …)"},
+    supports="any PROBABILISTIC row: it stays UNCHECKED, with the stated reason instead of "
+             "'no oracle named'")
+def no_instance(loc: Located, *, budget: int, seed: int) -> StepReport:
+    """A row no instance can exercise: UNCHECKED, with the encoder's reason."""
+    reason = dict(loc.step.oracle_args).get("reason", "")
+    if not reason:
+        raise ValueError("no-instance: oracle_args must give a reason")
+    return StepReport(loc.id, loc.step.eq, loc.step.kind.value, Verdict.UNCHECKED,
+                      "oracle:no-instance", detail=f"no 1-D instance can exercise it: {reason}")

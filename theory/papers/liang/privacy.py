@@ -399,7 +399,12 @@ def theorem_3_3(v: Numbering, where: str, *, o_form: bool, note: str = "") -> Re
                note="variance bookkeeping of the noise split (43)")
     recursion = Chain(v.lbl("44"), (
         Step(v.lbl("44", 1), lc.D_next, EQ, lc.D_next_split, PRO,
-           because=f"({v.eq('43')}): θ_{{t+1}} = ψ(θ_t) + ς_t", eq=v.eq("44")),
+           because=f"({v.eq('43')}): θ_{{t+1}} = ψ(θ_t) + ς_t", eq=v.eq("44"),
+           oracle="no-instance", oracle_args={"reason": (
+               "both sides are the shifted divergence of the same pair of laws (ϱ_t and ς_t "
+               f"independent, their variances adding up to η²σ_DP² — ({v.eq('43')}), PROVED as "
+               "variance bookkeeping): on every instance the two sides are one number, so an "
+               "instance can neither support nor refute more than that bookkeeping")}),
         Step(v.lbl("44", 2), lc.D_next_split, LE, lc.D_psi_za + SHIFT_COST_T, ALG,
            given=[asm(sp.Le(lc.D_next_split,
                             lc.D_psi_za + alpha * a_t**2 / (2 * lc.sigma_split**2)),
@@ -484,7 +489,13 @@ def theorem_3_4_common(v: Numbering) -> dict:
     sum_cost = alpha * lc.sum_a2_tau / (2 * eta**2 * sigma_dp**2 * (1 - beta))
     items = {}
     items["z-tau"] = Step("z-tau", lc.D_tau, EQ, 0, PRO,
-                        because="bounded domain of diameter D: W∞(P_θτ, P_θ'τ) ≤ D = z_τ")
+                        because="bounded domain of diameter D: W∞(P_θτ, P_θ'τ) ≤ D = z_τ",
+                        oracle="no-instance", oracle_args={"reason": (
+                            "a fact about W∞ on a set of diameter D (any two laws on K are "
+                            "within W∞ distance diam K, so P' = P_θ'τ is admissible and the "
+                            "shifted divergence is 0): true exactly when diam K ≤ D, which is "
+                            "a property of K, not of an instance's laws — the AAAI row diam-k "
+                            "records that Sec. 2.2's K = {‖θ‖ ≤ D} has diameter 2D")})
     items["a-tau"] = Step("z-tau-next", (1 + eta * L) * D - lc.a_tau, EQ, 0, ALG,
                         given=[asm(sp.Eq(lc.a_tau, (1 + eta * L) * D), "a_τ = (1+ηL)D")],
                         because="z_{τ+1} = (1+ηL) z_τ − a_τ with z_τ = D; then z_t = 0 for "
