@@ -219,6 +219,7 @@ def render_summary(reports, console, *, seed: int, budget: int) -> None:
     by_paper: dict[str, list] = {}
     for r in reports:
         by_paper.setdefault(r.paper, []).append(r)
+    shown_header = False        # the column names once (the view must stay short)
     for paper, rs in by_paper.items():
         table = Table(box=None, pad_edge=False, show_edge=False, header_style="bold")
         for col in ("  result", "verdict", "statement", "rows", "worst row"):
@@ -239,6 +240,8 @@ def render_summary(reports, console, *, seed: int, budget: int) -> None:
                 for v in ("PROVED", "CITED", "DEFINED") if v in settled))
         console.print(title)
         if table.row_count:
+            table.show_header = not shown_header
+            shown_header = True
             console.print(table)
     bad = []
     for r in reports:
@@ -260,21 +263,23 @@ def render_summary(reports, console, *, seed: int, budget: int) -> None:
                           highlight=False)
     reading = [s for r in reports for s in r.steps if s.depends_on_reading]
     if reading:
-        console.print(f"[bold]rows that depend on the reading ({len(reading)})[/] — "
-                      "`dpcheck show ID` prints every reading with its witness:")
         groups: dict[str, list[str]] = {}
         for s in reading:
             verdicts = sorted({rd["verdict"] for rd in s.readings or ()})
             key = f"printed {s.verdict.value}, other reading {'/'.join(verdicts)}"
             groups.setdefault(key, []).append(s.id)
+        # one line per group (counted and explained in the last line of the view)
         for key, ids in groups.items():
-            console.print(Text(f"  {key}: ").append(" · ".join(ids)), markup=False,
-                          highlight=False)
+            console.print(Text(f"  {key}: ").append(" · ".join(ids)),
+                          markup=False, highlight=False)
     data = report_json(reports, seed=0, budget=0)
-    console.print(summary_line("steps", data["summary"]))
-    console.print(summary_line("results", data["result_summary"]))
-    console.print(summary_line("statements", data["statement_summary"]))
-    _reading_line(console, data)
+    # the counts on two lines (the default view of a paper must stay short)
+    console.print(summary_line("steps", data["summary"]) + "   "
+                  + summary_line("results", data["result_summary"]))
+    n_reading = len(data["depends_on_reading"])
+    console.print(summary_line("statements", data["statement_summary"])
+                  + (f"   [bold]depends on the reading:[/] {n_reading} rows (listed above; "
+                     "`dpcheck show ID` gives every reading)" if n_reading else ""))
 
 
 def _reading_line(console, data) -> None:

@@ -72,7 +72,8 @@ from theory.model import Located, Rel
 
 NAME = "divergence-row"
 QUANTITIES = ("out_shift", "out_coupled", "out_mix", "out_same", "out_cond", "joint_cond",
-              "cond_sup_cond", "joint", "cond_sup", "in_coupled", "in_shift", "sgm")
+              "cond_sup_cond", "joint", "cond_sup", "in_coupled", "in_shift", "sgm",
+              "next_shift")
 PARAMS = ("alpha", "eta", "C", "L", "b", "n", "q", "s", "z", "w")
 ORDERS = ("add", "remove")
 #: loss curvatures of the regular examples, as multiples of L (concave, zero, convex)
@@ -131,13 +132,16 @@ def spec_of(loc: Located) -> RowSpec:
             syms.update({s.name: s for s in h.implicit.free_symbols | {h.implicit.var}})
     quantities = {}
     for k, v in _pairs(args.get("quantities", "")):
-        if v not in QUANTITIES:
+        if v.split("@", 1)[0] not in QUANTITIES:
             raise ValueError(f"{NAME}: unknown quantity {v!r} for {k} (known: "
                              f"{', '.join(QUANTITIES)})")
         quantities[k] = v
     params = {}
     for k, v in _pairs(args.get("params", "")):
         params[k] = sp.sympify(v, locals=syms)
+    for k, v in quantities.items():
+        if "@" in v and v.split("@", 1)[1] not in params:
+            raise ValueError(f"{NAME}: {k}={v}: no parameter {v.split('@', 1)[1]!r}")
     missing = [p for p in PARAMS if p not in params]
     if missing:
         raise ValueError(f"{NAME}: params must give {', '.join(missing)}")
@@ -174,10 +178,19 @@ class Instance:
     order: str
     sgm_q: float = 0.0
     sgm_sigma: float = 0.0
+    s_next: float = 0.0       # sd of the full step's noise (next_shift)
+    w_next: float = -1.0      # shift of next_shift
+    domain: float = 0.0       # diameter of K = [−D/2, D/2] (0: no projection)
+    shifts: tuple = ()        # (param, value): other output shifts (quantity@param)
 
     def describe(self) -> dict:
         d = {k: repr(getattr(self, k)) for k in ("alpha", "eta", "C", "L", "b", "n", "q",
                                                   "s", "z", "w")}
+        if self.s_next > 0:
+            d.update(s_next=repr(self.s_next), w_next=repr(self.w_next))
+        if self.domain > 0:
+            d["K"] = f"[−{self.domain / 2:g}, {self.domain / 2:g}]"
+        d.update({k: repr(x) for k, x in self.shifts})
         d["order"] = ("D' = D ∪ {x̄} (add)" if self.order == "add"
                       else "D' = D \\ {x̄} (remove)")
         d["regular loss"] = f"−({self.kappa:g}/2)·θ² on each of {self.m} examples"
@@ -356,17 +369,34 @@ def _joint(p, r, conds, alpha, mp=False):
 
 # --------------------------------------------------------------------------------------
 # the shifted divergence: a lower bound by threshold tests
-def _tails(comps, s, ts, right: bool, mp=False):
-    """P((t, ∞)) (right) or P((−∞, t)) for a mixture of N(m, s²), at every t of ``ts``."""
+def _tails(comps, s, ts, right: bool, mp=False, half=None):
+    """P((t, ∞)) (right) or P((−∞, t)) for a mixture of N(m, s²), at every t of ``ts``;
+    with ``half``, of its projection onto [−half, half] (the tails are the same inside,
+    0 beyond the end and the whole mass before the other end)."""
     if mp:
         sgn = 1 if right else -1
-        return [mpmath.fsum(mpmath.mpf(w) * mpmath.ncdf(sgn * (mpmath.mpf(m) - t) / s)
-                            for w, m in comps) for t in ts]
+        out = []
+        for t in ts:
+            if half is not None and ((right and t >= half) or (not right and t <= -half)):
+                out.append(mpmath.mpf(0))
+            elif half is not None and ((right and t < -half) or (not right and t > half)):
+                out.append(mpmath.mpf(1))
+            else:
+                out.append(mpmath.fsum(mpmath.mpf(w) * mpmath.ncdf(sgn * (mpmath.mpf(m) - t) / s)
+                                       for w, m in comps))
+        return out
     from scipy.special import ndtr
     W = np.array([w for w, _ in comps])
     M = np.array([m for _, m in comps])
-    x = (M[:, None] - np.asarray(ts)[None, :]) / s
-    return W @ ndtr(x if right else -x)
+    ts = np.asarray(ts, dtype=float)
+    x = (M[:, None] - ts[None, :]) / s
+    out = W @ ndtr(x if right else -x)
+    if half is not None:
+        if right:
+            out = np.where(ts >= half, 0.0, np.where(ts < -half, 1.0, out))
+        else:
+            out = np.where(ts <= -half, 0.0, np.where(ts > half, 1.0, out))
+    return out
 
 
 def _binary(p, q, alpha):
@@ -414,13 +444,15 @@ def _cells_min(lows, Qs, alpha):
     return mpmath.log(tot) / (alpha - 1)
 
 
-def shifted_lower(P_comps, Q_comps, s, w, alpha, *, grid: int = 161):
+def shifted_lower(P_comps, Q_comps, s, w, alpha, *, grid: int = 161, half=None):
     """A lower bound of D_α^{(w)}(P‖Q) for mixtures of N(m, s²) by threshold tests (see
     the module docstring), in double precision.  Returns (bound, (t1, t2))."""
     ms = [m for _, m in P_comps] + [m for _, m in Q_comps]
     ts = np.linspace(min(ms) - 12 * s - w, max(ms) + 12 * s + w, grid)
-    pr, qr = _tails(P_comps, s, ts + w, True), _tails(Q_comps, s, ts, True)
-    pl, ql = _tails(P_comps, s, ts - w, False), _tails(Q_comps, s, ts, False)
+    if half is not None:
+        ts = np.linspace(-half - w - s, half + w + s, grid)
+    pr, qr = _tails(P_comps, s, ts + w, True, half=half), _tails(Q_comps, s, ts, True, half=half)
+    pl, ql = _tails(P_comps, s, ts - w, False, half=half), _tails(Q_comps, s, ts, False, half=half)
     br, bl = _binary(pr, qr, alpha), _binary(pl, ql, alpha)
     ir, il = int(np.argmax(br)), int(np.argmax(bl))
     best, arg = 0.0, (None, None)
@@ -430,13 +462,14 @@ def shifted_lower(P_comps, Q_comps, s, w, alpha, *, grid: int = 161):
         best, arg = float(bl[il]), (float(ts[il]), None)
     if br[ir] > 0 and bl[il] > 0 and ts[il] < ts[ir]:
         with mpmath.workdps(20):
-            v = float(_three_cells(P_comps, Q_comps, s, w, alpha, float(ts[il]), float(ts[ir])))
+            v = float(_three_cells(P_comps, Q_comps, s, w, alpha, float(ts[il]), float(ts[ir]),
+                                   half=half))
         if v > best:
             best, arg = v, (float(ts[il]), float(ts[ir]))
     return best, arg
 
 
-def _three_cells(P_comps, Q_comps, s, w, alpha, t1, t2):
+def _three_cells(P_comps, Q_comps, s, w, alpha, t1, t2, half=None):
     """The bound of the cells (−∞, t1), [t1, t2], (t2, ∞) (a threshold None drops its
     cell) at the working precision of mpmath."""
     s, w, alpha = mpmath.mpf(s), mpmath.mpf(w), mpmath.mpf(alpha)
@@ -446,13 +479,13 @@ def _three_cells(P_comps, Q_comps, s, w, alpha, t1, t2):
     qmid = mpmath.mpf(1)
     if t1 is not None:
         t1 = mpmath.mpf(t1)
-        lows.append(_tails(P_comps, s, [t1 - w], False, mp=True)[0])
-        Qs.append(_tails(Q_comps, s, [t1], False, mp=True)[0])
+        lows.append(_tails(P_comps, s, [t1 - w], False, mp=True, half=half)[0])
+        Qs.append(_tails(Q_comps, s, [t1], False, mp=True, half=half)[0])
         qmid -= Qs[-1]
     if t2 is not None:
         t2 = mpmath.mpf(t2)
-        lows.append(_tails(P_comps, s, [t2 + w], True, mp=True)[0])
-        Qs.append(_tails(Q_comps, s, [t2], True, mp=True)[0])
+        lows.append(_tails(P_comps, s, [t2 + w], True, mp=True, half=half)[0])
+        Qs.append(_tails(Q_comps, s, [t2], True, mp=True, half=half)[0])
         qmid -= Qs[-1]
     lows.append(mpmath.mpf(0))
     Qs.append(max(qmid, mpmath.mpf(0)))
@@ -475,7 +508,17 @@ class Values:
 
     def bracket(self, name: str) -> tuple:
         if name not in self._got:
-            self._got[name] = self._compute(name)
+            if "@" in name:
+                base, par = name.split("@", 1)
+                w = dict(self.inst.shifts).get(par)
+                if base != "out_shift" or w is None or w < 0:
+                    raise Unavailable(f"{name}: only out_shift@<a shift ≥ 0>")
+                from dataclasses import replace as _r
+                other = Values(_r(self.inst, w=w), self.precise, self.thresholds)
+                self._got[name] = other.bracket("out_shift")
+                self.note.setdefault("thresholds", other.note.get("thresholds"))
+            else:
+                self._got[name] = self._compute(name)
         return self._got[name]
 
     def _exact(self, val, err=None):
@@ -543,7 +586,32 @@ class Values:
             return self._exact(sgm_rdp(inst.sgm_q, inst.sgm_sigma, a, "remove"))
         if name == "out_shift":
             return self._out_shift()
+        if name == "next_shift":
+            return self._next_shift()
         raise ValueError(f"{NAME}: unknown quantity {name!r}")
+
+    def _next_shift(self) -> tuple:
+        """D^{(w_next)} of the next iterates Π_K(ψ(μ) + ς) and Π_K(ψ'(ν) + ς), ς the rest of
+        the step's noise (total sd s_next): bracketed below by threshold tests on the
+        projected laws (their tails are the unprojected ones inside K, 0 beyond); above
+        by +∞ (no coupling is asserted)."""
+        inst = self.inst
+        if not inst.s_next > 0 or inst.w_next < 0:
+            raise Unavailable("next_shift needs s_next > 0 and w_next ≥ 0")
+        mu_pts = [v + o for v, o in zip(inst.atoms, inst.offsets)]
+        P_comps = _push(inst, inst.p, mu_pts, "psi")
+        Q_comps = _push(inst, inst.r, inst.atoms, "psi1")
+        half = inst.domain / 2 if inst.domain > 0 else None
+        if self.thresholds is not None:
+            low = (_three_cells(P_comps, Q_comps, inst.s_next, inst.w_next, inst.alpha,
+                                *self.thresholds, half=half)
+                   if self.thresholds != (None, None) else mpmath.mpf(0))
+        else:
+            low, thr = shifted_lower(P_comps, Q_comps, inst.s_next, inst.w_next, inst.alpha,
+                                     half=half)
+            self.note["thresholds"] = thr
+            low = max(0.0, low - REL_ERR * max(1.0, low))
+        return (low, math.inf)
 
     def _out_shift(self) -> tuple:
         inst = self.inst
@@ -594,7 +662,8 @@ def _space(loc: Located, spec: RowSpec):
 #: parameter targets where such rows break: a small noise, large orders, a batch that
 #: exceeds b often (q large), shifts comparable to one step
 ANCHORS = (
-    dict(alpha=2.0, beta=0.5, sigma_dp=0.05, eta=1.0, C=1.0, L=1.0, b=2, n=10, z=1.0),
+    dict(alpha=2.0, beta=0.5, sigma_dp=0.05, eta=1.0, C=1.0, L=1.0, b=2, n=10, z=1.0,
+         z_t=1.0, a_t=0.0, D=20.0),
     dict(alpha=128.0, beta=0.99, sigma_dp=1.0, eta=1.0, C=1.0, L=1.0, b=1, n=20, z=0.0),
     dict(alpha=8.0, beta=0.5, sigma_dp=1.0, eta=0.5, C=1.0, L=2.0, b=1, n=20, z=0.3),
     dict(alpha=4.0, beta=0.5, sigma_dp=20.0, eta=1.0, C=1.0, L=1.0, b=2, n=20, z=0.5),
@@ -643,6 +712,9 @@ def _instances(spec: RowSpec, v: dict) -> list[Instance]:
     u = P["eta"] * P["C"] / b
     if not (u >= SCALE_MIN * P["s"] and P["s"] >= SCALE_MIN * (1 + z + u * n)):
         return []           # the canary's step or the noise lost in rounding: no instance
+    dom = P.get("D", 0.0)
+    if "w_next" in P and (P["w_next"] < 0 or not P.get("s_next", 0) > 0):
+        return []           # the next shift must be ≥ 0 (z_{t+1} of the proof)
     out = []
     gap = 4 * z + 40 * P["s"] + 4 * P["eta"] * P["C"] * n / b + 1.0
     atom_sets = [((0.0,), (z,), (1.0,), (1.0,)),
@@ -654,9 +726,15 @@ def _instances(spec: RowSpec, v: dict) -> list[Instance]:
             if kappa == 0.0 and j == 1:
                 continue        # without a regular gradient the atom's place is immaterial
             for order in ORDERS:
+                if dom > 0 and any(abs(x) > dom / 2 for x in
+                                   list(atoms) + [v + o for v, o in zip(atoms, offs)]):
+                    continue        # the iterates lie in K
                 out.append(Instance(P["alpha"], P["eta"], P["C"], P["L"], int(b), int(n),
                                     P["q"], P["s"], z, w, kappa * P["L"], atoms, offs, p, r,
-                                    order, P.get("sgm_q", 0.0), P.get("sgm_sigma", 0.0)))
+                                    order, P.get("sgm_q", 0.0), P.get("sgm_sigma", 0.0),
+                                    P.get("s_next", 0.0), P.get("w_next", -1.0), dom,
+                                    tuple(sorted((k, x) for k, x in P.items()
+                                                 if k not in PARAMS))))
     return out
 
 
@@ -841,3 +919,17 @@ def divergence_row(loc: Located, *, budget: int, seed: int) -> StepReport:
     if budget < 1:
         raise ValueError(f"budget must be >= 1, got {budget}")
     return judge(loc, budget=budget, seed=seed)
+
+
+@step_oracle("no-instance", arguments={
+    "reason": "why no 1-D instance can exercise the row (an identity of laws by construction, "
+              "a fact about W∞ on the domain, …)"},
+    supports="any PROBABILISTIC row: it stays UNCHECKED, with the stated reason instead of "
+             "'no oracle named'")
+def no_instance(loc: Located, *, budget: int, seed: int) -> StepReport:
+    """A row no instance can exercise: UNCHECKED, with the encoder's reason."""
+    reason = dict(loc.step.oracle_args).get("reason", "")
+    if not reason:
+        raise ValueError("no-instance: oracle_args must give a reason")
+    return StepReport(loc.id, loc.step.eq, loc.step.kind.value, Verdict.UNCHECKED,
+                      "oracle:no-instance", detail=f"no 1-D instance can exercise it: {reason}")

@@ -103,3 +103,34 @@ def test_lemma_report_locates_the_broken_line():
     assert fb["line"] == "liang-aaai:lem-3.2/eq-37.1"
     assert set(fb["by_order"]) == {"add", "remove"}
     assert fb["by_order"]["remove"]["printed"] == "(37), line 1"
+
+
+def test_domain_recursion_row_fails_with_the_same_expansion():
+    """(49) [ICML (46)], one projected step of DPSGD-DC with the split noise: refuted in both
+    orders on K = [−10, 10] (a concave loss, a Poisson batch larger than b)."""
+    rep = _check("liang-aaai:thm-3.4", "eq-49")
+    assert rep.verdict.value == "REFUTED"
+    assert rep.counterexample["fails_in"] == "add, remove"
+    assert "K" in rep.counterexample
+
+
+def test_shift_identity_row_is_supported():
+    rep = _check("liang-aaai:thm-3.3", "eq-44.3")
+    assert rep.verdict.value == "SUPPORTED" and rep.samples > 0
+
+
+def test_typed_bound_rows():
+    """Rows about the last iterate's privacy loss, judged as typed statements: the end of
+    the induction (45) at the proof's values a_t = 0, θ_0 = θ'_0 fails like (41) itself; the
+    omitted part-2 proof's row holds on the scenarios."""
+    from checks.truth.bound_rows import row_statement
+    loc, _ = _row("liang-aaai:thm-3.3", "eq-45.1")
+    stmt, at = row_statement(loc)
+    assert {s.name for s in at} == {"D_init", "sum_a2"} and stmt.form == "explicit"
+    rep = _check("liang-aaai:thm-3.3", "eq-45.1")
+    assert rep.verdict.value == "REFUTED"
+    cx = rep.counterexample
+    assert float(cx["truth_max"]) - float(cx["truth_error"]) > float(cx["bound"])
+    assert _check("liang-aaai:thm-3.3", "part-2-omitted").verdict.value == "SUPPORTED"
+    loc, _ = _row("liang-aaai:thm-3.4", "part-2-omitted")
+    assert row_statement(loc)[0].form == "O"

@@ -330,8 +330,8 @@ def bound_curves_fig5(T: np.ndarray) -> tuple[dict[str, np.ndarray], list[str]]:
     p = dict(FIG5_PARAMS)
     notes = []
     curves = {"Ours (explicit: min{(46), g(beta*) (54)})": _ours_explicit(p, T)}
-    printed = _theory_bound("liang-aaai:rem-e.1", "trivial")
-    fixed = _theory_bound("liang-aaai:rem-e.1+fix", "trivial")
+    printed = _theory_bound("liang-aaai:rem-e.1", "statement")
+    fixed = _theory_bound("liang-aaai:rem-e.1+fix", "statement")
     a, D, eta, C, b, s = p["alpha"], p["D"], p["eta"], p["C"], p["b"], p["sigma_dp"]
     if printed is not None:
         curves["Trivial, as printed 2a(D+eta C/b)^2/sigma^2 [theory rem-e.1]"] = \

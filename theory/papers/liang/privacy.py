@@ -245,6 +245,32 @@ ROW_ARGS = {
               "z=z; w=(1+eta*L)*z; sgm_q=b/n; sgm_sigma=b*sqrt(beta)*sigma_dp/(2*C)",
 }
 ROW = dict(oracle=ROW_ORACLE, oracle_args=ROW_ARGS)
+#: (44), third line: the same shifted divergence of ψ's outputs at the shifts z_{t+1} + a_t
+#: and (1+ηL)z_t, each side from its own expression
+SHIFT_ARGS = {
+    "quantities": "D_psi_zs=out_shift; D_psi_za=out_shift@w_za",
+    "params": "alpha=alpha; eta=eta; C=C; L=L; b=b; n=n; q=q; s=eta*sqrt(beta)*sigma_dp; "
+              "z=z_t; w=(1+eta*L)*z_t; w_za=z_t1+a_t",
+}
+#: one step of DPSGD-DC in the recursion (49): θ_{t+1} = Π_K(ψ(θ_t) + ς_t), the whole noise
+#: ηζ_t of sd ησ_DP, the shifts z_t and z_{t+1} = (1+ηL)z_t − a_t, K of diameter D
+NEXT_ARGS = {
+    "quantities": "D_next=next_shift; D_cur=in_shift",
+    "params": "alpha=alpha; eta=eta; C=C; L=L; b=b; n=n; q=q; s=eta*sqrt(beta)*sigma_dp; "
+              "z=z_t; w=(1+eta*L)*z_t; s_next=eta*sigma_dp; w_next=(1+eta*L)*z_t-a_t; D=D",
+}
+
+
+def typed(like: str, at: str = "", constant: str = "") -> dict:
+    """A row 'D_last ≤ rhs' checked as a typed statement of its result (the typed-bound
+    oracle, checks/truth/bound_rows.py): ``like`` names the Bound giving the mechanism,
+    ``at`` the proof's own values of the row's other quantities."""
+    args = {"like": like}
+    if at:
+        args["at"] = at
+    if constant:
+        args["constant"] = constant
+    return dict(oracle="typed-bound", oracle_args=args)
 
 
 def lemma_3_2(v: Numbering, where: str, note: str = "") -> Result:
@@ -373,7 +399,12 @@ def theorem_3_3(v: Numbering, where: str, *, o_form: bool, note: str = "") -> Re
                note="variance bookkeeping of the noise split (43)")
     recursion = Chain(v.lbl("44"), (
         Step(v.lbl("44", 1), lc.D_next, EQ, lc.D_next_split, PRO,
-           because=f"({v.eq('43')}): θ_{{t+1}} = ψ(θ_t) + ς_t", eq=v.eq("44")),
+           because=f"({v.eq('43')}): θ_{{t+1}} = ψ(θ_t) + ς_t", eq=v.eq("44"),
+           oracle="no-instance", oracle_args={"reason": (
+               "both sides are the shifted divergence of the same pair of laws (ϱ_t and ς_t "
+               f"independent, their variances adding up to η²σ_DP² — ({v.eq('43')}), PROVED as "
+               "variance bookkeeping): on every instance the two sides are one number, so an "
+               "instance can neither support nor refute more than that bookkeeping")}),
         Step(v.lbl("44", 2), lc.D_next_split, LE, lc.D_psi_za + SHIFT_COST_T, ALG,
            given=[asm(sp.Le(lc.D_next_split,
                             lc.D_psi_za + alpha * a_t**2 / (2 * lc.sigma_split**2)),
@@ -382,8 +413,10 @@ def theorem_3_3(v: Numbering, where: str, *, o_form: bool, note: str = "") -> Re
                       f"({v.eq('43')}): ς_t ~ N(0, (1−β)η²σ_DP² I)")],
            because=v.rid("lem-2.6"), eq=v.eq("44")),
         Step(v.lbl("44", 3), lc.D_psi_za + SHIFT_COST_T, EQ, lc.D_psi_zs + SHIFT_COST_T, PRO,
+           given=[asm(sp.Eq(z_t1, (1 + eta * L) * z_t - a_t),
+                      "definition of z_{t+1} (the text before (44))")],
            because="definition of z_{t+1}: z_{t+1} + a_t = (1+ηL) z_t (see shift-recursion)",
-           eq=v.eq("44")),
+           eq=v.eq("44"), oracle=ROW_ORACLE, oracle_args=SHIFT_ARGS),
         Step(v.lbl("44", 4), lc.D_psi_zs + SHIFT_COST_T, LE, lc.D_cur + B + SHIFT_COST_T, ALG,
            given=[asm(sp.Le(lc.D_psi_zs, lc.D_cur + B),
                       f"{lemma} part 1 with μ = θ_t, ν = θ'_t, z = z_t")],
@@ -396,7 +429,8 @@ def theorem_3_3(v: Numbering, where: str, *, o_form: bool, note: str = "") -> Re
     induct = [
         Step(v.lbl("45", 1), lc.D_last, LE,
            lc.D_init + alpha * lc.sum_a2 / (2 * eta**2 * sigma_dp**2 * (1 - beta)) + T * B, PRO,
-           because=f"({v.eq('44')}) for t = T−1, …, 0 (induction) and z_T = 0", eq=v.eq("45")),
+           because=f"({v.eq('44')}) for t = T−1, …, 0 (induction) and z_T = 0", eq=v.eq("45"),
+           **typed("part-1", at="D_init=0; sum_a2=0")),
         Step(v.lbl("45", 2),
            lc.D_init + alpha * lc.sum_a2 / (2 * eta**2 * sigma_dp**2 * (1 - beta)) + T * B, EQ,
            alpha * lc.sum_a2 / (2 * eta**2 * sigma_dp**2 * (1 - beta)) + T * B, ALG,
@@ -414,7 +448,7 @@ def theorem_3_3(v: Numbering, where: str, *, o_form: bool, note: str = "") -> Re
     chain1 = Chain("part-1-proof", tuple(induct), concludes="part-1")
     p2steps = [Step("part-2-omitted", lc.D_last, LE, rhs2, PRO,
                   because=f"as ({v.eq('44')})–({v.eq('46')}) with {lemma} part 2 "
-                          "(the paper omits this proof)")]
+                          "(the paper omits this proof)", **typed("part-2"))]
     if o_form:
         p2steps.append(Step("o-form-2", rhs2, LE, st2, ALG,
                           given=[asm(sp.Ge(lc.c_O, 8 / beta), "O(·) hides the constant 8/β")],
@@ -455,20 +489,28 @@ def theorem_3_4_common(v: Numbering) -> dict:
     sum_cost = alpha * lc.sum_a2_tau / (2 * eta**2 * sigma_dp**2 * (1 - beta))
     items = {}
     items["z-tau"] = Step("z-tau", lc.D_tau, EQ, 0, PRO,
-                        because="bounded domain of diameter D: W∞(P_θτ, P_θ'τ) ≤ D = z_τ")
+                        because="bounded domain of diameter D: W∞(P_θτ, P_θ'τ) ≤ D = z_τ",
+                        oracle="no-instance", oracle_args={"reason": (
+                            "a fact about W∞ on a set of diameter D (any two laws on K are "
+                            "within W∞ distance diam K, so P' = P_θ'τ is admissible and the "
+                            "shifted divergence is 0): true exactly when diam K ≤ D, which is "
+                            "a property of K, not of an instance's laws — the AAAI row diam-k "
+                            "records that Sec. 2.2's K = {‖θ‖ ≤ D} has diameter 2D")})
     items["a-tau"] = Step("z-tau-next", (1 + eta * L) * D - lc.a_tau, EQ, 0, ALG,
                         given=[asm(sp.Eq(lc.a_tau, (1 + eta * L) * D), "a_τ = (1+ηL)D")],
                         because="z_{τ+1} = (1+ηL) z_τ − a_τ with z_τ = D; then z_t = 0 for "
                                 "t > τ (a_t = 0) and z_T = 0")
     items["49"] = Step(v.lbl("49"), lc.D_next, LE, lc.D_cur + B + SHIFT_COST_T, PRO,
                      because=f"as ({v.eq('44')})", eq=v.eq("49"),
+                     oracle=ROW_ORACLE, oracle_args=NEXT_ARGS,
                      note="DPSGD-DC adds the projection Π_K after the noise; the paper does "
                           "not say so, but Π_K is 1-Lipschitz, so the contraction-reduction "
                           "lemma with s = 0 carries (44) over")
     items["chain"] = [
         Step(v.lbl("50", 1), lc.D_last, LE, lc.D_tau + sum_cost + (T - tau) * B, PRO,
            because=f"({v.eq('49')}) for t = T−1, …, τ (induction)", eq=v.eq("50"),
-           given=[asm(sp.Le(tau, T - 1), "τ ∈ {0, …, T−1}")]),
+           given=[asm(sp.Le(tau, T - 1), "τ ∈ {0, …, T−1}")],
+           **typed("part-1", at="D_tau=0; sum_a2_tau=(1+eta*L)**2*D**2; tau=T-1")),
         Step(v.lbl("50", 2), lc.D_tau + sum_cost + (T - tau) * B, EQ, sum_cost + (T - tau) * B, ALG,
            given=[asm(sp.Eq(lc.D_tau, 0), "z_τ = D (see z-tau)")], because="z_τ = D",
            eq=v.eq("50")),

@@ -98,7 +98,8 @@ def theorem_3_4() -> Result:
                    note="ends at (51); the O-form of (47) is reached by (52)–(55)")
     chain2 = Chain("part-2-proof", tuple(with_given(p2, [
         Step("part-2-omitted", lc.D_last, LE, st2, lp.PRO,
-           because="'The proof under additional assumptions is also omitted here.'")])),
+           because="'The proof under additional assumptions is also omitted here.'",
+           **lp.typed("part-2", constant="c_O"))])),
         concludes="part-2")
     return Result(
         "liang-aaai:thm-3.4", "Privacy guarantee for DPSGD-DC",
@@ -197,14 +198,16 @@ def remark_e_1() -> list[Result]:
                              because="post-processing (Lemma A.9) and the Gaussian mechanism",
                              note="as printed: 2α(D + ηC/b)²/σ_DP²; the parameter noise is "
                                   "ησ_DP, so this is not dimensionless (see +fix)")],
-               bounds=[Bound("trivial", E1_TRIVIAL, mechanism=lp.DC, problem_class=(),
+               # labelled as the statement part it types, so that the part takes its
+               # outcome (the engine matches typed statements to parts by label)
+               bounds=[Bound("statement", E1_TRIVIAL, mechanism=lp.DC, problem_class=(),
                              hypotheses=hyps, form="explicit", order=alpha)]),
         Result("liang-aaai:rem-e.1+fix", "Trivial bound, dimensionally repaired", "App. E.1",
                hypotheses=hyps, variant_of="liang-aaai:rem-e.1",
                statement=[Step("statement", lc.D_last, LE, fixed, lp.PRO,
                              because="post-processing and the Gaussian mechanism with noise "
                                      "ησ_DP in parameter space")],
-               bounds=[Bound("trivial", fixed, mechanism=lp.DC, problem_class=(),
+               bounds=[Bound("statement", fixed, mechanism=lp.DC, problem_class=(),
                              hypotheses=hyps, form="explicit", order=alpha)],
                note="changes σ_DP² to η²σ_DP² (the last update adds ηζ_T, ζ_T ~ N(0, σ_DP² I))"),
     ]

@@ -56,7 +56,8 @@ def theorem_3_4() -> Result:
     chain1 = Chain("part-1-proof", tuple(items["chain"]), concludes="part-1")
     chain2 = Chain("part-2-proof", tuple(with_given(p2, [
         Step("part-2-omitted", lc.D_last, LE, rhs2, lp.PRO,
-           because="as (46)–(48) with Lemma 3.2 part 2 (the paper omits this proof)")])),
+           because="as (46)–(48) with Lemma 3.2 part 2 (the paper omits this proof)",
+           **lp.typed("part-2"))])),
         concludes="part-2")
     return Result(
         "liang-icml:thm-3.4", "Privacy guarantee for DPSGD-DC", "Sec. 3.1; proof App. B.3",
