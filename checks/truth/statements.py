@@ -663,6 +663,10 @@ def _generic_paths(stmt, space: Space, base: dict) -> dict[str, list[dict]]:
     return out
 
 
+#: a truth whose error exceeds this share of its value is not used on an O-form path
+UNRESOLVED = 0.25
+
+
 def _path_budget(budget: int) -> int:
     """Truth evaluations on O-form paths: 48 at the default budget (2000), scaling with it."""
     return max(12, int(48 * budget / 2000))
@@ -715,6 +719,11 @@ def o_form_check(stmt, prov, *, budget: int, seed: int) -> Outcome:
             tr, e, r = got
             if r <= 0:
                 continue     # the truth is below its own error: no ratio to follow
+            if tr.error > UNRESOLVED * tr.max:
+                # not resolved to one digit: a ratio of such a truth says nothing about the
+                # trend (a grid truth at 1e-9 with an estimated 4e-10 error read 937× the
+                # O-expression where the 1/n² scaling of its neighbours gives ~1e-3)
+                continue
             if ratios and r < ratios[-1][0]:
                 falling += 1
                 if falling >= 2:

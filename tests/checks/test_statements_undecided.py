@@ -102,3 +102,18 @@ def test_sampled_gaussian_profile_names_the_orders_as_the_rdp_does():
     assert t.backward == 0.0                 # 1.0 > −ln(0.8) ≈ 0.223
     from checks.truth.divergences import sgm_rdp
     assert sgm_rdp(0.2, 0.5, 8.0, "add") > sgm_rdp(0.2, 0.5, 8.0, "remove")
+
+
+def test_an_o_form_path_ignores_truths_not_resolved_to_one_digit():
+    """On an O-form path a truth whose error exceeds a quarter of its value carries no trend:
+    the projected grid accountant at 1e-9 (error 4e-10, value not covering the 1/n² scaling
+    of its neighbours) read truth/expr = 937 at n = 5000 on the AAAI Theorem 3.4 part (ii)
+    path n → ∞, where the resolved points give 0.496 → 0.431."""
+    from checks.truth.statements import check_result_statements
+    from theory import registry
+
+    _, outs = check_result_statements(registry.get("liang-aaai:thm-3.4"), budget=2000, seed=0)
+    out = outs["part-2"]
+    assert not out.violated
+    assert out.paths, out.detail
+    assert max(hi for _, hi in out.paths.values()) < 1, out.paths
