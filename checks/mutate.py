@@ -565,9 +565,27 @@ def _check_at(lhs, rel, rhs, p, point, dps):
         m = VIOLATION_MARGIN * scale
         violated = {Rel.LE: a > b + m, Rel.LT: a > b + m, Rel.GE: a < b - m,
                     Rel.GT: a < b - m, Rel.EQ: abs(a - b) > m}[Rel(rel)]
+        if not violated and Rel(rel) in (Rel.LT, Rel.GT) and abs(a - b) <= m:
+            # a strict claim fails at equality: decide that exactly (the margin would
+            # call the engine's exact boundary witness, e.g. τ1 = 1 against "τ1 > 1", wrong)
+            sign = _exact_sign(lhs, rhs, point)
+            if sign is not None and (sign >= 0 if Rel(rel) is Rel.LT else sign <= 0):
+                return True, "violated (at equality, decided exactly)", a - b
         if not violated:
             return False, "the step holds there", None
         return True, "violated", a - b
+
+
+def _exact_sign(lhs, rhs, point):
+    """Sign of lhs − rhs at a point of exact rational values, or None (a value missing or
+    not rational, or a difference SymPy cannot reduce to a rational)."""
+    try:
+        sub = {s: sp.Rational(str(point[s.name]).strip())
+               for s in sp.Tuple(lhs, rhs).free_symbols}
+    except (KeyError, TypeError, ValueError, SyntaxError):
+        return None
+    d = sp.nsimplify(sp.simplify((lhs - rhs).xreplace(sub)))
+    return int(sp.sign(d)) if d.is_Rational else None
 
 
 def find_witness(located: Located, *, seed: int = 0, samples: int = 4000,

@@ -160,3 +160,21 @@ def test_z3_unsat_is_spot_checked(monkeypatch):
     # without the bug the same claim is not proved either, and a true one still is
     monkeypatch.undo()
     assert prove.prove(step_claim(sp.log(x), Rel.LE, x - 1, [])).status == "proved"
+
+
+def test_a_strict_claim_failing_at_equality_is_a_violation():
+    """The independent re-check must accept an exact boundary witness of a strict claim
+    (the engine refuted "C_w²/λ_min > 1" at C_w = λ_min = 1, where τ1 = 1 exactly; the
+    margin made the re-check call that refutation unsound), and still reject a point where
+    the strict claim holds."""
+    cw, lam = sp.symbols("C_w lam_min", positive=True)
+    hyps = [asm(sp.Le(lam, cw ** 2))]
+    ok, why = mutate.check_point(cw ** 2 / lam, Rel.GT, sp.Integer(1), hyps,
+                                 {"C_w": "1", "lam_min": "1"})
+    assert ok, why
+    ok, _ = mutate.check_point(cw ** 2 / lam, Rel.GT, sp.Integer(1), hyps,
+                               {"C_w": "1", "lam_min": "1/2"})
+    assert not ok
+    ok, _ = mutate.check_point(cw ** 2 / lam, Rel.GE, sp.Integer(1), hyps,
+                               {"C_w": "1", "lam_min": "1"})
+    assert not ok                                   # a non-strict claim holds at equality
