@@ -168,6 +168,18 @@ def evaluate(expr, values: dict[str, float]) -> float:
     return v
 
 
+def batch_counts(mech, values: dict[str, float]) -> tuple[int, int, int]:
+    """``(n, b, T)`` of a sampled mechanism at ``values``: positive integers with b ≤ n, else
+    :class:`Unavailable` (the truth is out of the provider's reach there)."""
+    n, b, T = evaluate(mech.n, values), evaluate(mech.b, values), evaluate(mech.T, values)
+    for nm, x in (("n", n), ("b", b), ("T", T)):
+        if x != int(x) or x < 1:
+            raise Unavailable(f"{nm} = {x:g} is not a positive integer")
+    if b > n:
+        raise Unavailable("b > n")
+    return int(n), int(b), int(T)
+
+
 def exact_value(x) -> sp.Expr:
     """A float or int as an exact SymPy number (floats exactly, by their binary value)."""
     if isinstance(x, bool):

@@ -49,7 +49,7 @@ import mpmath
 import numpy as np
 
 from checks.plugins import truth_provider
-from checks.truth.base import (NotMember, Support, Truth, TruthProvider, Unavailable,
+from checks.truth.base import (NotMember, batch_counts, Support, Truth, TruthProvider, Unavailable,
                                all_classes, evaluate)
 from theory.classes import (BoundedGradient, Convex, GeneralizedSmooth, GradNoise, Holder,
                             Lipschitz, LSmooth)
@@ -327,13 +327,7 @@ class ErrorFeedbackSGDProvider(TruthProvider):
 
     def _params(self, stmt, v):
         m = stmt.mechanism
-        n, b, T = evaluate(m.n, v), evaluate(m.b, v), evaluate(m.T, v)
-        for nm, x in (("n", n), ("b", b), ("T", T)):
-            if x != int(x) or x < 1:
-                raise Unavailable(f"{nm} = {x:g} is not a positive integer")
-        n, b, T = int(n), int(b), int(T)
-        if b > n:
-            raise Unavailable("b > n")
+        n, b, T = batch_counts(m, v)
         C1, C2, sig = evaluate(m.C1, v), evaluate(m.C2, v), evaluate(m.sigma, v)
         if not (C1 > 0 and C2 > 0 and sig > 0):
             raise Unavailable("C1, C2 and sigma must be > 0")

@@ -38,7 +38,7 @@ import math
 import mpmath
 
 from checks.plugins import truth_provider
-from checks.truth.base import (NotMember, Support, Truth, TruthProvider, Unavailable,
+from checks.truth.base import (NotMember, batch_counts, Support, Truth, TruthProvider, Unavailable,
                                all_classes, evaluate)
 from theory.classes import (BoundedDomain, BoundedGradient, Convex, GeneralizedSmooth,
                             GradNoise, Holder, Lipschitz, LowerBounded, LSmooth,
@@ -362,14 +362,8 @@ class NoisySGDProvider(TruthProvider):
                                             linear_canary_exact, linear_canary_mixtures)
         m = stmt.mechanism
         a = _order(stmt, v)
-        n, b, T = evaluate(m.n, v), evaluate(m.b, v), evaluate(m.T, v)
+        n, b, T = batch_counts(m, v)
         eta, C, sig = evaluate(m.eta, v), evaluate(m.C, v), evaluate(m.sigma, v)
-        for nm, x in (("n", n), ("b", b), ("T", T)):
-            if x != int(x) or x < 1:
-                raise Unavailable(f"{nm} = {x:g} is not a positive integer")
-        n, b, T = int(n), int(b), int(T)
-        if b > n:
-            raise Unavailable("b > n")
         slope = self._slope(stmt, v)
         if not (slope > 0 and eta > 0 and sig > 0):
             raise Unavailable("slope, eta and sigma must be > 0")

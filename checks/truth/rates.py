@@ -206,16 +206,8 @@ class QuadraticSGDProvider(TruthProvider):
                      f"quadratic H = diag({s.mu:g} … {s.L:g}) in R^{s.k}, Gaussian gradient noise")
 
     def check(self, stmt, *, budget: int, seed: int):
-        from checks.truth.statements import Outcome, Space, _seeded, realise
-        space = Space(stmt)
-        rng = np.random.default_rng(_seeded(seed, "rate"))
-        base = space.draw(rng, 32)
-        pts = []
-        for t in self.anchors(stmt):
-            w = realise(stmt, self, t, base[0] if base else {}, space)
-            if w is not None:
-                pts.append(w)
-        pts += base[: max(0, min(budget, 8))]
+        from checks.truth.statements import Outcome, _seeded
+        pts = check_points(stmt, self, budget=budget, seed=seed, tag="rate")
         rows, worst, violated, skipped = [], None, None, 0
         for i, v in enumerate(pts):
             try:
@@ -248,6 +240,20 @@ class QuadraticSGDProvider(TruthProvider):
         return Outcome(stmt.label, ratio=r, witness=_witness(v, s, m, se, b),
                        detail=f"rate {stmt.label} ({self.name}): holds on scenarios, tightest "
                               f"measured/bound = {r:.3g}; {txt}", samples=len(rows) * RUNS)
+
+
+def check_points(stmt, prov, *, budget: int, seed: int, tag: str) -> list[dict]:
+    """The admissible points a Rate check simulates: the provider's anchors realised on a
+    seeded base draw, then up to min(budget, 8) of the draws themselves."""
+    from checks.truth.statements import Space, _seeded, realise
+    space = Space(stmt)
+    base = space.draw(np.random.default_rng(_seeded(seed, tag)), 32)
+    pts = []
+    for t in prov.anchors(stmt):
+        w = realise(stmt, prov, t, base[0] if base else {}, space)
+        if w is not None:
+            pts.append(w)
+    return pts + base[: max(0, min(budget, 8))]
 
 
 def _witness(v, s, m, se, b) -> dict:

@@ -43,6 +43,7 @@ import numpy as np
 
 from checks.plugins import truth_provider
 from checks.truth.base import Support, Truth, TruthProvider, Unavailable, all_classes, evaluate
+from checks.truth.rates import check_points
 from theory.classes import BoundedGradient, GradNoise, InitialGap, LowerBounded, LSmooth
 from theory.mechanisms import ErrorFeedbackSGD
 from theory.metrics import AVERAGE_EXPECTED_GRAD_SQ, WEIGHTED_EXPECTED_GRAD_SQ
@@ -286,16 +287,8 @@ class ErrorFeedbackRateProvider(TruthProvider):
 
     def check(self, stmt, *, budget: int, seed: int):
         from checks.truth.base import evaluate_mp
-        from checks.truth.statements import Outcome, Space, _seeded, realise
-        space = Space(stmt)
-        rng = np.random.default_rng(_seeded(seed, "ef-rate"))
-        base = space.draw(rng, 32)
-        pts = []
-        for t in self.anchors(stmt):
-            w = realise(stmt, self, t, base[0] if base else {}, space)
-            if w is not None:
-                pts.append(w)
-        pts += base[: max(0, min(budget, 8))]
+        from checks.truth.statements import Outcome, _seeded
+        pts = check_points(stmt, self, budget=budget, seed=seed, tag="ef-rate")
         rows, worst, violated, skipped, why = [], None, None, 0, ""
         mins: dict = {}
         for i, v in enumerate(pts):
