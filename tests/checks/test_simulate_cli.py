@@ -9,6 +9,9 @@ import pytest
 
 from checks.simulate.cli import main
 
+# The simulator's device: cpu, or what DPCHECK_TEST_DEVICE names (cuda on a GPU machine).
+DEVICE = os.environ.get("DPCHECK_TEST_DEVICE", "cpu")
+
 
 #: small tensors: one torch thread (see tests/checks/conftest.py)
 pytestmark = pytest.mark.usefixtures("one_torch_thread")
@@ -28,7 +31,7 @@ def test_run_writes_json_and_csv(tmp_path, capsys):
     out = tmp_path / "sim"
     code = main(["--algo", "dpsgd-dc", "--problem", "gradient-canary", "--diameter", "4",
                  "--runs", "400", "--T", "20", "--n", "10", "--b", "10", "--sigma", "0.5",
-                 "--device", "cpu", "--out", str(out), "--no-progress"])
+                 "--device", DEVICE, "--out", str(out), "--no-progress"])
     assert code == 0
     summary = json.loads((out / "simulate.json").read_text())
     assert summary["hyper"]["ball_radius"] == 2.0
@@ -43,7 +46,7 @@ def test_run_writes_json_and_csv(tmp_path, capsys):
 
 
 def test_run_is_deterministic(tmp_path):
-    args = ["--runs", "300", "--T", "10", "--device", "cpu", "--seed", "3", "--no-progress"]
+    args = ["--runs", "300", "--T", "10", "--device", DEVICE, "--seed", "3", "--no-progress"]
     assert main(args + ["--out", str(tmp_path / "a")]) == 0
     assert main(args + ["--out", str(tmp_path / "b")]) == 0
     assert (tmp_path / "a" / "simulate.csv").read_text() == \
@@ -58,7 +61,7 @@ def test_run_is_deterministic(tmp_path):
     (["--runs", "0"], "runs must be"),
 ])
 def test_usage_errors(argv, msg, capsys):
-    assert main(argv + ["--device", "cpu", "--no-progress"]) == 2
+    assert main(argv + ["--device", DEVICE, "--no-progress"]) == 2
     assert msg in capsys.readouterr().err
 
 
@@ -79,7 +82,7 @@ def test_bound_figure_fig5(tmp_path, capsys):
 
 def test_simulated_figure_smoke(tmp_path):
     from checks.plugins import figures
-    res = figures()["batch-size"].fn(str(tmp_path), quick=True, device="cpu")
+    res = figures()["batch-size"].fn(str(tmp_path), quick=True, device=DEVICE)
     assert os.path.getsize(res.png) > 10_000
     rows = list(csv.DictReader(open(res.csv)))
     assert {int(r["b"]) for r in rows} == {10, 20, 30, 40, 60, 100}
@@ -92,7 +95,7 @@ def test_full_figures(tmp_path, name, request):
     if "slow" not in (request.config.getoption("-m") or ""):
         pytest.skip("full figures run only when selected with -m slow")
     from checks.plugins import figures
-    res = figures()[name].fn(str(tmp_path), device="cpu")
+    res = figures()[name].fn(str(tmp_path), device=DEVICE)
     assert res.seconds < 300
     assert os.path.getsize(res.png) > 10_000
 
@@ -100,7 +103,7 @@ def test_full_figures(tmp_path, name, request):
 def test_divergence_rows_carry_the_registered_bounds(tmp_path):
     from checks.simulate.cli import main
     code = main(["--runs", "2000", "--T", "3", "--divergence", "4", "--no-progress",
-                 "--device", "cpu", "--out", str(tmp_path)])
+                 "--device", DEVICE, "--out", str(tmp_path)])
     assert code == 0
     rows = json.loads((tmp_path / "simulate.json").read_text())["divergence"]
     bds = rows[0]["published_bounds"]

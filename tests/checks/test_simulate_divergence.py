@@ -7,6 +7,7 @@ measures the share over 50 seeds per configuration, order and α.
 """
 from __future__ import annotations
 
+import os
 import csv
 import json
 import math
@@ -21,6 +22,9 @@ from checks.simulate.divergence import (MixtureRatio, binned_projection_rdp, est
                                         exact_rdp_for, measure_divergence, mixture_ratio_for,
                                         parse_alphas)
 from checks.truth.divergences import Mixture1D
+
+# The simulator's device: cpu, or what DPCHECK_TEST_DEVICE names (cuda on a GPU machine).
+DEVICE = os.environ.get("DPCHECK_TEST_DEVICE", "cpu")
 
 pytestmark = pytest.mark.usefixtures("one_torch_thread")
 
@@ -45,7 +49,7 @@ def _coverage(cfg, d, seeds, runs):
     assert exact is not None and set(exact) == set(ALPHAS)
     hits, thin, low_miss = {}, {}, {}
     for seed in seeds:
-        P, Q = simulate_pair(p, a, hp, runs=runs, T=T, seed=seed, device="cpu",
+        P, Q = simulate_pair(p, a, hp, runs=runs, T=T, seed=seed, device=DEVICE,
                              dtype="float64")
         est, why = measure_divergence(p, a, hp, T, P.final, Q.final, ALPHAS)
         assert why.startswith("exact")
@@ -95,7 +99,7 @@ def test_intervals_cover_exact_on_fixed_seeds(cfg, d):
 
 def test_estimates_are_deterministic_and_close_in_the_light_case():
     p, a, hp, T = _setup("half", 1)
-    P, Q = simulate_pair(p, a, hp, runs=20_000, T=T, seed=7, device="cpu", dtype="float64")
+    P, Q = simulate_pair(p, a, hp, runs=20_000, T=T, seed=7, device=DEVICE, dtype="float64")
     e1, _ = measure_divergence(p, a, hp, T, P.final, Q.final, [4])
     e2, _ = measure_divergence(p, a, hp, T, P.final, Q.final, [4])
     assert [x.as_dict() for x in e1] == [x.as_dict() for x in e2]
@@ -109,7 +113,7 @@ def test_estimates_are_deterministic_and_close_in_the_light_case():
 
 def test_heavy_tails_report_insufficient_ess_and_keep_a_valid_lower_bound():
     p, a, hp, T = _setup("heavy", 1)
-    P, Q = simulate_pair(p, a, hp, runs=5_000, T=T, seed=1, device="cpu", dtype="float64")
+    P, Q = simulate_pair(p, a, hp, runs=5_000, T=T, seed=1, device=DEVICE, dtype="float64")
     est, _ = measure_divergence(p, a, hp, T, P.final, Q.final, [16])
     fwd = est[0]
     exact = exact_rdp_for(p, a, hp, T, [16])[16.0][0]
@@ -119,7 +123,7 @@ def test_heavy_tails_report_insufficient_ess_and_keep_a_valid_lower_bound():
 
 def test_lower_bound_can_refute_a_too_small_claim_and_binned_never_does():
     p, a, hp, T = _setup("half", 1)
-    P, Q = simulate_pair(p, a, hp, runs=20_000, T=T, seed=3, device="cpu", dtype="float64")
+    P, Q = simulate_pair(p, a, hp, runs=20_000, T=T, seed=3, device=DEVICE, dtype="float64")
     r, _ = mixture_ratio_for(p, a, hp, T)
     fwd = estimate_rdp(P.final, Q.final, [8], r)[0]
     assert fwd.exceeds(fwd.lower / 2) and not fwd.exceeds(fwd.lower)
@@ -130,7 +134,7 @@ def test_lower_bound_can_refute_a_too_small_claim_and_binned_never_does():
 
 def test_direct_form_agrees_with_the_tilted_form():
     p, a, hp, T = _setup("light", 1)
-    P, Q = simulate_pair(p, a, hp, runs=20_000, T=T, seed=2, device="cpu", dtype="float64")
+    P, Q = simulate_pair(p, a, hp, runs=20_000, T=T, seed=2, device=DEVICE, dtype="float64")
     r, _ = mixture_ratio_for(p, a, hp, T)
     ex = exact_rdp_for(p, a, hp, T, [4])[4.0]
     for e, v in zip(estimate_rdp(P.final, Q.final, [4], r, form="alpha"), ex):
@@ -155,7 +159,7 @@ def test_mixture_ratio_validates():
 def test_cli_divergence_writes_json_csv_png(tmp_path, capsys):
     out = tmp_path / "sim"
     code = main(["--divergence", "2,4", "--runs", "3000", "--T", "10", "--b", "50",
-                 "--sigma", "0.5", "--d", "2", "--device", "cpu", "--no-progress",
+                 "--sigma", "0.5", "--d", "2", "--device", DEVICE, "--no-progress",
                  "--out", str(out)])
     assert code == 0
     text = capsys.readouterr().out
@@ -170,7 +174,7 @@ def test_cli_divergence_writes_json_csv_png(tmp_path, capsys):
 
 def test_cli_divergence_projected_is_an_unguaranteed_estimate(capsys):
     code = main(["--algo", "dpsgd-dc", "--diameter", "1", "--divergence", "2", "--runs",
-                 "2000", "--T", "5", "--device", "cpu", "--no-progress"])
+                 "2000", "--T", "5", "--device", DEVICE, "--no-progress"])
     assert code == 0
     assert "estimate without guarantee" in capsys.readouterr().out
 

@@ -5,6 +5,7 @@ exceeds the ε(δ) implied by the exact last-iterate laws (hockey-stick divergen
 grid laws, and the RDP → DP conversion of the exact Rényi divergences)."""
 from __future__ import annotations
 
+import os
 import math
 
 import numpy as np
@@ -15,6 +16,9 @@ scenarios = pytest.importorskip("checks.truth.scenarios")
 
 from checks.simulate.audit import audit_final_iterate  # noqa: E402
 from checks.simulate import Hyper, make_algorithm, make_problem, simulate_pair  # noqa: E402
+
+# The simulator's device: cpu, or what DPCHECK_TEST_DEVICE names (cuda on a GPU machine).
+DEVICE = os.environ.get("DPCHECK_TEST_DEVICE", "cpu")
 
 
 #: small tensors: one torch thread (see tests/checks/conftest.py)
@@ -35,7 +39,7 @@ def _simulate(case):
     p = make_problem("gradient-canary", d=1, n=c["n"])
     hp = Hyper(eta=c["eta"], C=c["C"], sigma_dp=c["sigma_dp"], b=c["b"], diameter=c["D"])
     algo = make_algorithm("dpsgd-dc" if c["D"] else "dpsgd-gc")
-    r_in, r_out = simulate_pair(p, algo, hp, runs=RUNS, T=c["T"], seed=17, device="cpu",
+    r_in, r_out = simulate_pair(p, algo, hp, runs=RUNS, T=c["T"], seed=17, device=DEVICE,
                                 dtype="float64")
     s = scenarios.linear_canary(**c)
     return p, r_in.final[:, 0].numpy(), r_out.final[:, 0].numpy(), s

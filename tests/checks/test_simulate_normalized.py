@@ -3,6 +3,7 @@ update printed by hand, the noise is the runner's, the regulariser is required, 
 r makes it plain noisy SGD scaled by 1/r."""
 from __future__ import annotations
 
+import os
 import pytest
 import torch
 
@@ -10,6 +11,9 @@ from checks.simulate.algorithms import Hyper, make_algorithm
 from checks.simulate.normalized import normalise
 from checks.simulate.problems import make_problem
 from checks.simulate.runner import simulate
+
+# The simulator's device: cpu, or what DPCHECK_TEST_DEVICE names (cuda on a GPU machine).
+DEVICE = os.environ.get("DPCHECK_TEST_DEVICE", "cpu")
 
 
 def test_registered_and_needs_r():
@@ -24,7 +28,7 @@ def test_one_noiseless_full_batch_step_is_the_printed_update():
     prob = make_problem("quadratic", d=2, n=8, canary=None)
     hp = Hyper(eta=0.5, C=1.0, sigma_dp=0.0, b=8, sampling="fixed", r=0.3)
     res = simulate(prob, make_algorithm("normalized-sgd"), hp, runs=3, T=1, with_canary=False,
-                   device="cpu", dtype="float64")
+                   device=DEVICE, dtype="float64")
     X, y = prob.tensors("cpu", torch.float64)
     theta0 = torch.zeros(1, 2, dtype=torch.float64)
     g = prob.example_grads(theta0, X, y)            # per-example gradients at θ_0 = 0
