@@ -205,6 +205,7 @@ def load_path(path) -> str:
     _USER.append(lp)
     _load.cache_clear()
     _by_id.cache_clear()
+    _builtin_one.cache_clear()
     return lp.paper.key
 
 
@@ -244,6 +245,38 @@ def _all_loaded() -> tuple[LoadedPaper, ...]:
     return _load()
 
 
+def _builtin_names() -> list[str]:
+    import theory.papers as pkg
+    names = list(getattr(pkg, "BUILTIN", ()))
+    return names + sorted(m.name for m in pkgutil.iter_modules(pkg.__path__)
+                          if m.ispkg and m.name not in names)
+
+
+@lru_cache(maxsize=None)
+def _builtin_one(key: str) -> LoadedPaper | None:
+    """The built-in paper ``key`` alone (package ``theory.papers.<key, '-' → '_'>``), or
+    None when there is no such package (an installed or user paper, or no paper): a
+    command about one paper — a worker checking one of its results — need not import
+    the others (about a second of CPU each).  Checked like any loaded paper; the checks
+    across papers (keys and ids unique) run whenever the whole registry loads."""
+    name = key.replace("-", "_")
+    if not name.isidentifier() or name not in _builtin_names():
+        return None
+    mod = importlib.import_module(f"theory.papers.{name}")
+    if getattr(mod, "PAPER", None) is None or mod.PAPER.key != key:
+        return None
+    lp = _from_module(mod, "builtin")
+    return lp if lp.results else None
+
+
+def _one(key: str) -> LoadedPaper | None:
+    """The loaded paper ``key``: from the whole registry once that is loaded (or when a
+    user paper is registered), else the built-in package alone."""
+    if _load.cache_info().currsize or _USER:
+        return next((lp for lp in _load() if lp.paper.key == key), None)
+    return _builtin_one(key) or next((lp for lp in _load() if lp.paper.key == key), None)
+
+
 # ----------------------------------------------------------------------------- queries
 def loaded() -> list[LoadedPaper]:
     return list(_load())
@@ -255,26 +288,24 @@ def papers() -> list[str]:
 
 
 def paper(key: str) -> Paper:
-    for lp in _load():
-        if lp.paper.key == key:
-            return lp.paper
-    raise KeyError(unknown_message(key))
+    lp = _one(key)
+    if lp is None:
+        raise KeyError(unknown_message(key))
+    return lp.paper
 
 
 def symbols_of(key: str) -> SymbolTable:
     """The symbol table of a paper (the base table when the paper declares none or is
     not registered)."""
-    for lp in _load():
-        if lp.paper.key == key:
-            return lp.paper.symbols or BASE
-    return BASE
+    lp = _one(key)
+    return (lp.paper.symbols or BASE) if lp is not None else BASE
 
 
 def results_of(key: str) -> list[Result]:
-    for lp in _load():
-        if lp.paper.key == key:
-            return list(lp.results)
-    raise KeyError(unknown_message(key))
+    lp = _one(key)
+    if lp is None:
+        raise KeyError(unknown_message(key))
+    return list(lp.results)
 
 
 def all_results() -> list[Result]:
@@ -287,6 +318,11 @@ def _by_id() -> dict[str, Result]:
 
 
 def get(result_id: str) -> Result:
+    if ":" in result_id:
+        lp = _one(result_id.split(":", 1)[0])
+        hit = next((r for r in lp.results if r.id == result_id), None) if lp else None
+        if hit is not None:
+            return hit
     try:
         return _by_id()[result_id]
     except KeyError:
@@ -317,6 +353,9 @@ def resolve(selectors: list[str] | None) -> list[Result]:
     PaperError for a paper file that cannot be used."""
     if not selectors:
         return all_results()
+    some = _resolve_builtin(selectors)
+    if some is not None:
+        return some
     wanted: set[str] = set()
     for sel in selectors:
         sel = sel.strip()
@@ -334,6 +373,37 @@ def resolve(selectors: list[str] | None) -> list[Result]:
     return [r for r in all_results() if r.id in wanted]
 
 
+def _resolve_builtin(selectors: list[str]) -> list[Result] | None:
+    """:func:`resolve` for selectors that all name built-in papers, their results or
+    steps, loading only those papers; None where the whole registry is needed (a path,
+    an unknown name — its error names close matches from every paper — or the registry
+    already loaded)."""
+    if _load.cache_info().currsize or _USER:
+        return None
+    names = _builtin_names()
+    picked: dict[str, set[str] | None] = {}         # key -> result ids (None: all)
+    for sel in selectors:
+        sel = sel.strip()
+        if looks_like_path(sel):
+            return None
+        sel = sel.lower()
+        key = sel.split(":", 1)[0]
+        lp = _builtin_one(key)
+        if lp is None:
+            return None
+        if sel == key:
+            picked[key] = None
+            continue
+        rid = sel.split("/", 1)[0]
+        if not any(r.id == rid for r in lp.results):
+            return None
+        if key not in picked or picked[key] is not None:
+            picked.setdefault(key, set()).add(rid)
+    order = sorted(picked, key=lambda k: names.index(k.replace("-", "_")))
+    return [r for k in order for r in _builtin_one(k).results
+            if picked[k] is None or r.id in picked[k]]
+
+
 def reset() -> None:
     """Forget user papers (their modules too: an edited file is re-imported) and cached
     loads."""
@@ -342,3 +412,4 @@ def reset() -> None:
     _USER.clear()
     _load.cache_clear()
     _by_id.cache_clear()
+    _builtin_one.cache_clear()
