@@ -672,30 +672,63 @@ ANCHORS = (
 )
 
 
-def _points(space, budget: int, seed: int) -> list[dict]:
-    pts = []
+def _fit(space, v: dict, names) -> dict | None:
+    """A drawn point made usable: n capped at N_MAX, b ≤ n; None unless admissible."""
+    v = dict(v)
+    if "n" in v and v["n"] > N_MAX:
+        v["n"] = float(N_MAX)
+    if "b" in v and "n" in v and v["b"] > v["n"]:
+        v["b"] = float(max(1, int(v["n"]) // 2))
+    return space.admissible({k: x for k, x in v.items() if k in names})
+
+
+def _search_points(space, budget: int, seed: int, consider) -> int:
+    """The anchors, then parameter points searched by Hypothesis (seeded; the generate
+    phase, then its targeted phase pushing the row's smallest slack down).  ``consider(v)``
+    examines every instance at the point v and returns its smallest slack (None when no
+    instance met the hypotheses).  Rows under the same hypotheses get the same seed, so
+    their generated points — and the quantities computed there — are shared.  Returns the
+    number of points examined."""
+    from hypothesis import HealthCheck, Phase, assume, given, settings, target
+    from hypothesis import seed as hseed
+    import hypothesis.strategies as st
+
+    from checks import falsify
     names = {d.sym.name for d in space.doms}
+    count = 0
     for a in ANCHORS:
         v = space.admissible({k: float(x) for k, x in a.items() if k in names})
         if v is not None:
-            pts.append(v)
-    rng = np.random.default_rng(seed)
-    want = max(1, min(12, budget // 1000))
-    tries = 0
-    while len(pts) < len(ANCHORS) + want and tries < 20:
-        tries += 1
-        for v in space.draw(rng, 64):
-            v = dict(v)
-            if "n" in v and v["n"] > N_MAX:
-                v["n"] = float(N_MAX)
-            if "b" in v and "n" in v and v["b"] > v["n"]:
-                v["b"] = float(max(1, int(v["n"]) // 2))
-            v = space.admissible({k: x for k, x in v.items() if k in names})
-            if v is not None:
-                pts.append(v)
-            if len(pts) >= len(ANCHORS) + want:
-                break
-    return pts
+            count += 1
+            consider(v)
+    k = len(space.doms)
+    if k == 0:
+        return count
+    n = max(2, min(24, budget // 500))
+    point = st.tuples(st.lists(st.integers(0, falsify.N_MODES - 1), min_size=k, max_size=k),
+                      st.lists(st.floats(0, 1, allow_nan=False), min_size=k, max_size=k))
+
+    @hseed(seed)
+    @settings(max_examples=n, database=None, deadline=None, derandomize=False,
+              phases=(Phase.generate, Phase.target), suppress_health_check=list(HealthCheck))
+    @given(point)
+    def run(mu):
+        nonlocal count
+        ms, us = mu
+        pts = space.from_modes(np.array(ms)[:, None], np.array(us)[:, None])
+        v = _fit(space, pts[0], names) if pts else None
+        assume(v is not None)
+        count += 1
+        r = consider(v)
+        if r is not None and math.isfinite(r):
+            target(float(max(-r, -1e300)), label="-slack")
+
+    try:
+        run()
+    except Exception as exc:  # noqa: BLE001 - Unsatisfiable: report the points examined
+        if type(exc).__name__ not in ("Unsatisfiable", "FailedHealthCheck"):
+            raise
+    return count
 
 
 def _instances(spec: RowSpec, v: dict) -> list[Instance]:
@@ -835,10 +868,12 @@ def judge(loc: Located, *, budget: int, seed: int) -> StepReport:
     # seeded by the hypotheses (not the row): rows under the same hypotheses share their
     # instances, and the quantities computed for one are reused by the next
     key = "|".join(sorted(str(h) for h in space.stmt.hypotheses))
-    pts = _points(space, budget, (seed ^ zlib.crc32(key.encode())) & 0xFFFFFFFF)
     n_inst, worst, per_order = 0, None, {o: None for o in ORDERS}
     cands = []
-    for v in pts:
+
+    def consider(v):
+        nonlocal n_inst, worst
+        least = None
         for inst in _instances(spec, v):
             try:
                 vals = _cached_quantities(inst)
@@ -852,13 +887,18 @@ def judge(loc: Located, *, budget: int, seed: int) -> StepReport:
             mid_l = 0.5 * (s[0] + s[1]) if math.isfinite(s[1]) else s[0]
             mid_r = 0.5 * (s[2] + s[3]) if math.isfinite(s[3]) else s[2]
             sl = _slack(st.rel, mid_l, mid_r)
+            least = sl if least is None or sl < least else least
             if worst is None or sl < worst[0]:
                 worst = (sl, inst)
             po = per_order[inst.order]
             if po is None or sl < po:
                 per_order[inst.order] = sl
             if viol > 0:
-                cands.append((-viol, id(inst), v, inst, vals, s))
+                cands.append((-viol, len(cands), v, inst, vals, s))
+        return least
+
+    n_pts = _search_points(space, budget, (seed ^ zlib.crc32(key.encode())) & 0xFFFFFFFF,
+                           consider)
     # confirm the clearest violations first, small instances (cheap at 50 digits) first;
     # one witness per order, so that the report says in which orders the row fails
     cands.sort(key=lambda c: (c[3].kappa != 0, c[3].n > 12, c[0], c[1]))
@@ -894,14 +934,14 @@ def judge(loc: Located, *, budget: int, seed: int) -> StepReport:
         return StepReport(loc.id, st.eq, st.kind.value, Verdict.UNCHECKED, method,
                           seconds=time.perf_counter() - t0,
                           detail=f"no 1-D instance met the hypotheses in force "
-                                 f"({len(pts)} parameter points, n ≤ {N_MAX})")
+                                 f"({n_pts} parameter points, n ≤ {N_MAX})")
     orders = ", ".join(f"{o}: {per_order[o]:.3g}" for o in ORDERS if per_order[o] is not None)
     verdict = Verdict.CITED if st.kind.value == "CITED" else Verdict.SUPPORTED
     return StepReport(loc.id, st.eq, st.kind.value, verdict, method, slack=worst[0],
                       samples=n_inst, seconds=time.perf_counter() - t0,
                       where={k: str(x) for k, x in worst[1].describe().items()},
-                      detail=f"no violation on {n_inst} exact 1-D instances ({len(pts)} "
-                             f"parameter points × regular losses κ ∈ {{L, 0, −L}} × input laws × both orders); smallest slack per order: {orders}"
+                      detail=f"no violation on {n_inst} exact 1-D instances ({n_pts} "
+                             f"parameter points: anchors and a Hypothesis search × regular losses κ ∈ {{L, 0, −L}} × input laws × both orders); smallest slack per order: {orders}"
                              + (f" ({len(cands)} bracket violations not confirmed at "
                                 f"{CONFIRM_DPS} digits)" if cands else ""))
 
