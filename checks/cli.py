@@ -269,9 +269,15 @@ def render_summary(reports, console, *, seed: int, budget: int) -> None:
             key = f"printed {s.verdict.value}, other reading {'/'.join(verdicts)}"
             groups.setdefault(key, []).append(s.id)
         # one line per group (counted and explained in the last line of the view)
+        # ids grouped by paper, the paper key said once ("liang-aaai: prop-3.8/… · …")
         for key, ids in groups.items():
-            console.print(Text(f"  {key}: ").append(" · ".join(ids)),
-                          markup=False, highlight=False)
+            by_paper: dict[str, list[str]] = {}
+            for i in ids:
+                pk, _, rest = i.partition(":")
+                by_paper.setdefault(pk, []).append(rest)
+            console.print(Text(f"  {key}: ").append("; ".join(
+                f"{pk}: " + " · ".join(rs) for pk, rs in by_paper.items())),
+                markup=False, highlight=False)
     data = report_json(reports, seed=0, budget=0)
     # the counts on two lines (the default view of a paper must stay short)
     console.print(summary_line("steps", data["summary"]) + "   "

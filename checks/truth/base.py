@@ -117,6 +117,13 @@ class TruthProvider:
     def truth(self, stmt, values: dict, *, precise: bool = False) -> Truth:
         raise NotImplementedError
 
+    def lower_truth(self, stmt, values: dict) -> Truth | None:
+        """A certified *lower bound* of the truth in both orders (``forward``/``backward``
+        are lower bounds, ``error`` 0), for points where :meth:`truth` is out of reach; None
+        where the provider has none.  Used only to follow an O-form path (truth/expr ≥
+        lower/expr can show a ratio is unbounded, never that a bound holds)."""
+        return None
+
     def closed_form(self, stmt) -> sp.Expr | None:
         """The truth (the larger of both orders) as a SymPy expression in the statement's
         symbols, where it has a closed form; None otherwise.  The statement checker uses it

@@ -419,6 +419,20 @@ class _Evaluator:
                 self.stats["undecided"] += 1
         return tr, bval, ratio
 
+    def lower_at(self, v: dict):
+        """(lower truth, bound, lower/bound) where only the provider's certified lower bound
+        of the truth is in reach (:meth:`TruthProvider.lower_truth`), else None."""
+        try:
+            self.prov.member(self.stmt, v)
+            bval = _bound_values(self.stmt, v)
+            lt = self.prov.lower_truth(self.stmt, v)
+        except (NotMember, _Skip, Unavailable, ValueError, ArithmeticError, OverflowError):
+            return None
+        if lt is None or not (bval > 0) or not (lt.max > 0) or not math.isfinite(lt.max):
+            return None
+        self.stats["lower_only"] = self.stats.get("lower_only", 0) + 1
+        return lt, bval, lt.max / bval
+
     def _exact_holds(self, v: dict) -> bool:
         """True when the provider's closed-form truth is ≤ the bound exactly at ``v`` (the
         values read as exact binary rationals; SymPy decides the sign of the difference)."""
@@ -709,11 +723,17 @@ def o_form_check(stmt, prov, *, budget: int, seed: int) -> Outcome:
     for name, pts in paths.items():
         ratios = []          # (ratio, point, truth, bound) at certified-positive truths
         falling = 0
+        lower_only = 0
         for v in pts:
             if left <= 0:
                 break
             left -= 1
             got = ev.at(v)
+            if got is None:
+                # out of the truth's reach: a certified lower bound still bounds the ratio
+                # from below (it can show growth, never boundedness)
+                got = ev.lower_at(v)
+                lower_only += got is not None
             if got is None:
                 continue
             tr, e, r = got
@@ -738,7 +758,9 @@ def o_form_check(stmt, prov, *, budget: int, seed: int) -> Outcome:
         per_path[name] = (rs[0], rs[-1])
         factors = [rs[i + 1] / rs[i] for i in range(len(rs) - 1)][-3:]
         unbounded = len(factors) == 3 and min(factors) >= 2 and rs[-1] > 1
-        rows.append(f"{name}: ratio {rs[0]:.3g} → {rs[-1]:.3g}")
+        rows.append(f"{name}: ratio {rs[0]:.3g} → {rs[-1]:.3g}"
+                    + (f" ({lower_only} point(s) by a certified lower bound of the truth)"
+                       if lower_only else ""))
         key = (unbounded, rs[-1] / rs[0])
         if worst is None or key > worst[0]:
             worst = (key, name, ratios[-1])
