@@ -162,3 +162,36 @@ def test_dp_sgd_reports_the_smallest_constant_and_is_not_violated(small):
     # the reported constant makes the binding scenario hold: mean + error ≤ bound
     assert float(out.witness["measured"]) + float(out.witness["error"]) <= \
         float(out.witness["bound"]) * (1 + 1e-12)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("algo", ["normalized-sgd", "dpsgd-gc"])
+def test_the_exact_law_simulation_agrees_with_the_batched_runner(algo):
+    """The provider's 1-D exact-law simulation and the generic torch runner (the simulator
+    algorithms ``normalized-sgd`` / ``dpsgd-gc`` on the ``cosine-affine-noise`` problem,
+    B-of-N sampling without replacement) give the same E[min_t |∇f(θ_t)|] within the sum
+    of their empirical-Bernstein errors."""
+    import torch
+
+    from checks.simulate import make_problem
+    from checks.simulate.algorithms import Hyper, make_algorithm
+    from checks.simulate.runner import simulate as run
+
+    T, runs = 60, 2000
+    prob = make_problem("cosine-affine-noise", d=2, n=30, tau0=1.0, L0=0.01, gap=1.0)
+    if algo == "normalized-sgd":
+        hp = Hyper(eta=2.0, C=1.0, sigma_dp=0.3, b=6, sampling="fixed", r=1.5)
+        sc = _sc(N=30, B=6, T=T, eta=2.0, sigma=0.3, r=1.5)
+    else:
+        hp = Hyper(eta=2.0, C=0.6, sigma_dp=0.3, b=6, sampling="fixed")
+        sc = _sc(algo="clipped", r=None, C=0.6, N=30, B=6, T=T, eta=2.0, sigma=0.3)
+    A, w, s = prob.params
+    assert (A, w) == pytest.approx((sc.A, sc.w)) and s == pytest.approx(sc.theta0())
+    res = run(prob, make_algorithm(algo), hp, runs=runs, T=T, with_canary=False, seed=5,
+              device="cpu", dtype="float64", record_at=range(T))
+    th = res.theta[:, :, 0]                                           # (T, runs)
+    mins = (A / w * torch.sin((th + s) / w)).abs().min(dim=0).values.numpy()
+    m1, e1 = rn.bernstein(mins, sc.G)
+    m2, e2 = rn.bernstein(rn.simulate(sc, runs=runs, seed=5), sc.G)
+    assert abs(m1 - m2) <= e1 + e2
+    assert abs(m1 - m2) < 0.02
