@@ -267,17 +267,22 @@ def nonconvex(*, d: int = 2, n: int = 100, canary: str = "outlier", data_seed: i
 
 
 def cosine_affine_noise(*, d: int = 1, n: int = 300, tau0: float = 1.0, L0: float = 0.01,
-                        gap: float = 1.0, law: str = "skewed") -> Problem:
+                        gap: float = 1.0, law: str = "skewed", canary: str | None = "outlier",
+                        outlier_radius: float = 10.0) -> Problem:
     """The non-convex family of the ``min-grad-norm-rate`` provider
     (:mod:`checks.truth.rates_nonconvex`) in the runner's coordinates (θ_0 = 0 is the
     provider's θ_0): f(θ) = A(1 − cos((θ_1 + s)/w)), A = L0w², w = max(τ0/(2L0), √(gap/L0)),
     s = w·arccos(1 − gap/A) (so f(0) − f* = gap), records ζ of the ``law`` ("skewed":
-    +τ0 ×⌊n/3⌋, −τ0/2 ×2⌊n/3⌋; "symmetric": ±τ0 ×⌊n/2⌋; the rest 0), no canary."""
+    +τ0 ×⌊n/3⌋, −τ0/2 ×2⌊n/3⌋; "symmetric": ±τ0 ×⌊n/2⌋; the rest 0) on the n base records
+    (n − 1 when there is a canary, whose record is ζ = the canary point's first
+    coordinate)."""
     import math
     _check_pos_int("d", d)
     _check_pos_int("n", n)
     for nm, v in (("tau0", tau0), ("L0", L0), ("gap", gap)):
         _check_pos(nm, v)
+    c = _canary(canary, d, outlier_radius)
+    n = n - (1 if c is not None else 0)
     w = max(tau0 / (2 * L0), math.sqrt(gap / L0))
     A = L0 * w * w
     if law == "skewed":
@@ -291,7 +296,7 @@ def cosine_affine_noise(*, d: int = 1, n: int = 300, tau0: float = 1.0, L0: floa
     X = np.zeros((n, d))
     X[:, 0] = z
     return CosineAffineNoiseProblem(
-        name="cosine-affine-noise", d=d, n_base=n, canary=None, L=L0, mu=None, X=X,
+        name="cosine-affine-noise", d=d, n_base=n, canary=c, L=L0, mu=None, X=X,
         params=(A, w, w * math.acos(1.0 - gap / A)),
         clipping=f"|grad| <= {A / w + tau0:g}",
         description=f"l = A(1 - cos((theta_1 + s)/w)) + zeta theta_1, |zeta| <= {tau0:g} "

@@ -178,7 +178,8 @@ def test_the_exact_law_simulation_agrees_with_the_batched_runner(algo):
     from checks.simulate.runner import simulate as run
 
     T, runs = 60, 2000
-    prob = make_problem("cosine-affine-noise", d=2, n=30, tau0=1.0, L0=0.01, gap=1.0)
+    prob = make_problem("cosine-affine-noise", d=2, n=30, tau0=1.0, L0=0.01, gap=1.0,
+                        canary=None)
     if algo == "normalized-sgd":
         hp = Hyper(eta=2.0, C=1.0, sigma_dp=0.3, b=6, sampling="fixed", r=1.5)
         sc = _sc(N=30, B=6, T=T, eta=2.0, sigma=0.3, r=1.5)
