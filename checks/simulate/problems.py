@@ -297,7 +297,7 @@ def cosine_affine_noise(*, d: int = 1, n: int = 300, tau0: float = 1.0, L0: floa
     X[:, 0] = z
     return CosineAffineNoiseProblem(
         name="cosine-affine-noise", d=d, n_base=n, canary=c, L=L0, mu=None, X=X,
-        params=(A, w, w * math.acos(1.0 - gap / A)),
+        params=(A, w, 2 * w * math.asin(math.sqrt(gap / (2 * A)))),
         clipping=f"|grad| <= {A / w + tau0:g}",
         description=f"l = A(1 - cos((theta_1 + s)/w)) + zeta theta_1, |zeta| <= {tau0:g} "
                     f"({law}), sum zeta = 0; f is {L0:g}-smooth, non-convex, f* = 0")

@@ -109,7 +109,14 @@ class Scenario:
         return self.L0 * self.w
 
     def theta0(self) -> float:
-        return self.w * math.acos(1.0 - self.gap0 / self.A)
+        """w·arccos(1 − D_f/A), written 2w·arcsin(√(D_f/(2A))) so that a tiny D_f/A is not
+        rounded away (1 − 10⁻¹⁹ is 1 in double precision); Unavailable when θ_0 would not
+        carry the gap to a few ulps."""
+        th = 2 * self.w * math.asin(math.sqrt(self.gap0 / (2 * self.A)))
+        got = 2 * self.A * math.sin(th / (2 * self.w)) ** 2        # = A(1 − cos(θ_0/w))
+        if not (th > 0 and abs(got - self.gap0) <= 1e-12 * self.gap0):
+            raise Unavailable(f"θ_0 does not attain the gap {self.gap0:g} in double precision")
+        return th
 
     def atoms(self) -> tuple[np.ndarray, np.ndarray]:
         """(values ζ, counts) of the dataset's noise atoms."""
@@ -331,8 +338,10 @@ class MinGradNormRateProvider(TruthProvider):
             kw = dict(algo="clipped", C=evaluate(a.C, v))
             if not kw["C"] > 0:
                 raise Unavailable("C > 0 needed")
-        return [Scenario(law=law, tau0=tau0, L0=L0, gap0=gap, N=N, B=B, T=T, eta=eta,
-                         sigma=sig, **kw) for law in LAWS]
+        out = [Scenario(law=law, tau0=tau0, L0=L0, gap0=gap, N=N, B=B, T=T, eta=eta,
+                        sigma=sig, **kw) for law in LAWS]
+        out[0].theta0()                                  # raises when the gap is not attained
+        return out
 
     def truth(self, stmt, v, *, precise=False, seed: int = 0):
         from checks.truth.base import Truth

@@ -45,6 +45,14 @@ def test_family_meets_every_class_exactly():
     assert float((v2 * c2).sum()) == 0.0 and c2.sum() == 301
 
 
+def test_a_tiny_gap_is_attained_not_rounded_away():
+    # D_f/A = 5·10⁻¹⁹: arccos(1 − D_f/A) would be arccos(1) = 0 (no gap at all)
+    sc = _sc(tau0=1e7, L0=4e-7, gap0=30.0)
+    th0 = sc.theta0()
+    assert th0 > 0
+    assert 2 * sc.A * math.sin(th0 / (2 * sc.w)) ** 2 == pytest.approx(30.0, rel=1e-12)
+
+
 def test_batch_law_is_the_multivariate_hypergeometric():
     ks, cdf = rn.batch_law(np.array([4, 5, 2]), 3)
     p = np.diff(np.concatenate([[0.0], cdf]))
