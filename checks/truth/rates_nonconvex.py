@@ -340,7 +340,12 @@ class MinGradNormRateProvider(TruthProvider):
                 raise Unavailable("C > 0 needed")
         out = [Scenario(law=law, tau0=tau0, L0=L0, gap0=gap, N=N, B=B, T=T, eta=eta,
                         sigma=sig, **kw) for law in LAWS]
-        out[0].theta0()                                  # raises when the gap is not attained
+        sc = out[0]
+        sc.theta0()                                      # raises when the gap is not attained
+        drift = sc.G / (sc.r + sc.G) if sc.algo == "normalized" else min(sc.G, sc.C)
+        if eta * (sig + drift) < 1e-9 * math.pi * sc.w:
+            # a step below 10⁻⁹ of the iterate's scale would be lost to rounding (θ_1 ∈ [0, πw])
+            raise Unavailable("the steps are below the iterate's double-precision resolution")
         return out
 
     def truth(self, stmt, v, *, precise=False, seed: int = 0):
