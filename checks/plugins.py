@@ -40,6 +40,7 @@ GENERIC_MODULES: tuple[str, ...] = (
     "checks.truth.divergence_rows",
     "checks.truth.error_feedback",
     "checks.truth.rates_error_feedback",
+    "checks.truth.rates_nonconvex",
     "checks.truth.bound_rows",
     "checks.exists",
     "checks.truth.worst_case",

@@ -220,6 +220,26 @@ class GradNoise(ProblemClass):
 
 
 @dataclass(frozen=True)
+class AffineGradNoise(ProblemClass):
+    """Unbiased stochastic gradients whose deviation is bounded *almost surely* by an
+    affine function of the gradient norm: E∇l_ξ(θ) = ∇f(θ) and
+    ‖∇l_ξ(θ) − ∇f(θ)‖ ≤ τ0 + τ1‖∇f(θ)‖ for every θ and every ξ (for ERM: every record)."""
+
+    tau0: sp.Expr
+    tau1: sp.Expr
+
+    def __post_init__(self):
+        object.__setattr__(self, "of", "noise")
+        super().__post_init__()
+
+    def implied(self, roles):
+        if _have(roles, "noise_abs", "grad_norm"):
+            return [(sp.Le(roles["noise_abs"], self.tau0 + self.tau1 * roles["grad_norm"]),
+                     "almost-sure affine noise bound: ‖∇l_ξ − ∇f‖ ≤ τ0 + τ1‖∇f‖")]
+        return []
+
+
+@dataclass(frozen=True)
 class BoundedGradient(ProblemClass):
     """‖∇l_ξ(θ)‖ ≤ G for every ξ and θ (per-example gradients bounded)."""
 
@@ -398,7 +418,7 @@ def implied_hypotheses(assumptions, roles, present=None, orders=(), kinds=None) 
 
 
 __all__ = ["implied_hypotheses", "META_ROLES", "ProblemClass", "LSmooth", "Convex", "StronglyConvex", "Holder", "Lipschitz",
-           "BoundedDomain", "GradNoise", "BoundedGradient", "LowerBounded", "NonNegative",
+           "BoundedDomain", "GradNoise", "AffineGradNoise", "BoundedGradient", "LowerBounded", "NonNegative",
            "GeneralizedSmooth", "OriginBounds", "MinimiserNorm", "classes_in", "ROLES",
            "SCOPES"]
 __all__ += ["InitialGap"]

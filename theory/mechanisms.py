@@ -136,6 +136,34 @@ class NoisySGD(Mechanism):
 
 
 @dataclass(frozen=True)
+class NormalizedSGD(Mechanism):
+    """Noisy SGD with per-example *regularised normalisation* (DP-NSGD)::
+
+        θ_{t+1} = θ_t − η ( (1/b) Σ_{ξ∈B_t} ∇l_ξ(θ_t) / (r + ‖∇l_ξ(θ_t)‖) + ζ_t ),
+        ζ_t ~ N(0, σ² I),
+
+    t = 0, …, T−1, θ_0 fixed, K = R^d; ``sampling`` of B_t as in :class:`NoisySGD` (the
+    sum divided by the nominal b).  Each normalised gradient has norm < 1, so ``sigma``
+    is the noise multiplier of the averaged update's sensitivity (up to 1/b)."""
+
+    n: sp.Expr
+    b: sp.Expr
+    eta: sp.Expr
+    r: sp.Expr
+    sigma: sp.Expr
+    T: sp.Expr
+    sampling: str = "fixed"
+    release: str = "last"
+
+    def __post_init__(self):
+        super().__post_init__()
+        if self.release not in RELEASES:
+            raise ValueError(f"release must be one of {RELEASES}, got {self.release!r}")
+        if self.sampling not in SAMPLINGS:
+            raise ValueError(f"sampling must be one of {SAMPLINGS}, got {self.sampling!r}")
+
+
+@dataclass(frozen=True)
 class ErrorFeedbackSGD(Mechanism):
     """Noisy SGD with clipped error feedback (two clipping thresholds, a hidden error
     buffer e_t that is never released)::
@@ -191,4 +219,4 @@ class AveragedSGD(Mechanism):
 
 
 __all__ = ["Mechanism", "GaussianMechanism", "SampledGaussian", "Composition", "NoisySGD",
-           "ErrorFeedbackSGD", "AveragedSGD", "RELEASES", "SAMPLINGS"]
+           "NormalizedSGD", "ErrorFeedbackSGD", "AveragedSGD", "RELEASES", "SAMPLINGS"]

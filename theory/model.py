@@ -439,7 +439,13 @@ class Rate:
     ``form="O"``: an order of magnitude (the constant is reported, not decided).
     ``confidence``: a high-probability claim, ``metric ≤ expr`` with probability at least
     1 − ``confidence`` (the metric a random quantity of one run; checked on its
-    (1 − confidence)-quantile); None: the metric as defined (an expectation, a minimum)."""
+    (1 − confidence)-quantile); None: the metric as defined (an expectation, a minimum).
+    ``constants``: symbols of ``expr`` (or of a hypothesis) that the paper only asserts to *exist* ("there is a
+    constant C such that …"), each allowed to depend on the symbols in ``depends_on`` only
+    (empty: absolute constants).  A provider that supports them reports the smallest
+    values that make the claim hold on its scenarios, and calls the claim violated only
+    when no value works (the needed value grows without bound along a family of
+    scenarios that share the values of ``depends_on``)."""
 
     label: str
     metric: object
@@ -450,10 +456,26 @@ class Rate:
     hypotheses: tuple[Assumption, ...] = ()
     note: str = ""
     confidence: sp.Expr | None = None
+    constants: tuple = ()
+    depends_on: tuple = ()
 
     def __post_init__(self):
         _check_label(self.label, "rate")
         object.__setattr__(self, "expr", sp.sympify(self.expr))
+        object.__setattr__(self, "constants", tuple(self.constants))
+        object.__setattr__(self, "depends_on", tuple(self.depends_on))
+        for c in self.constants + self.depends_on:
+            if not isinstance(c, sp.Symbol):
+                raise ValueError(f"rate {self.label!r}: constants and depends_on must be "
+                                 f"symbols, got {c!r}")
+        inside = set(self.expr.free_symbols)
+        for h in self.hypotheses:
+            if h.expr is not None:
+                inside |= h.expr.free_symbols
+        for c in self.constants:
+            if c not in inside:
+                raise ValueError(f"rate {self.label!r}: constant {c} occurs neither in expr "
+                                 "nor in a hypothesis")
         if self.confidence is not None:
             object.__setattr__(self, "confidence", sp.sympify(self.confidence))
         object.__setattr__(self, "hypotheses", _as_assumptions(self.hypotheses))
@@ -473,9 +495,13 @@ class Rate:
                         for c in self.problem_class)
         conf = ("" if self.confidence is None else
                 f" with probability >= 1 - {sp.sstr(self.confidence)}")
+        ex = ("" if not self.constants else
+              f" for some {', '.join(map(str, self.constants))}"
+              + (f" depending on {', '.join(map(str, self.depends_on))} only"
+                 if self.depends_on else " (absolute)"))
         return (f"{self.metric.definition} <= {sp.sstr(self.expr)}{conf} for "
                 f"{self.algorithm.describe()}" + (f" on {cls}" if cls else "")
-                + (" [O-form]" if self.form == "O" else ""))
+                + (" [O-form]" if self.form == "O" else "") + ex)
 
     @property
     def free_symbols(self) -> set:

@@ -161,6 +161,23 @@ class NonconvexProblem(Problem):
         return torch.sin(theta.unsqueeze(1) - X.unsqueeze(0))
 
 
+@dataclass(frozen=True)
+class CosineAffineNoiseProblem(Problem):
+    """``l_ξ(θ) = A(1 − cos((θ_1 + s)/w)) + ζ_ξ θ_1`` (``X[:, 0]`` = ζ_ξ, ``y`` unused):
+    ``∇l_ξ = (G sin((θ_1 + s)/w) + ζ_ξ) e_1`` with G = A/w; f = the average is L-smooth with
+    L = A/w² (so (L, L1)-smooth for every L1 ≥ 0) when Σ ζ_ξ = 0.  ``params`` = (A, w, s)."""
+
+    params: tuple = (1.0, 1.0, 0.0)
+
+    def example_grads(self, theta, X, y):
+        A, w, s = self.params
+        g = (A / w) * torch.sin((theta[:, :1] + s) / w)                    # (N, 1)
+        out = torch.zeros(theta.shape[0], X.shape[0], self.d, device=theta.device,
+                          dtype=theta.dtype)
+        out[:, :, 0] = g + X[:, 0].unsqueeze(0)
+        return out
+
+
 # --------------------------------------------------------------------------- factories
 def _rng(data_seed: int) -> np.random.Generator:
     if not isinstance(data_seed, (int, np.integer)) or data_seed < 0:
@@ -249,11 +266,49 @@ def nonconvex(*, d: int = 2, n: int = 100, canary: str = "outlier", data_seed: i
                     "Hessian diag(cos) so 1-smooth and non-convex")
 
 
+def cosine_affine_noise(*, d: int = 1, n: int = 300, tau0: float = 1.0, L0: float = 0.01,
+                        gap: float = 1.0, law: str = "skewed", canary: str | None = "outlier",
+                        outlier_radius: float = 10.0) -> Problem:
+    """The non-convex family of the ``min-grad-norm-rate`` provider
+    (:mod:`checks.truth.rates_nonconvex`) in the runner's coordinates (θ_0 = 0 is the
+    provider's θ_0): f(θ) = A(1 − cos((θ_1 + s)/w)), A = L0w², w = max(τ0/(2L0), √(gap/L0)),
+    s = w·arccos(1 − gap/A) (so f(0) − f* = gap), records ζ of the ``law`` ("skewed":
+    +τ0 ×⌊n/3⌋, −τ0/2 ×2⌊n/3⌋; "symmetric": ±τ0 ×⌊n/2⌋; the rest 0) on the n base records
+    (n − 1 when there is a canary, whose record is ζ = the canary point's first
+    coordinate)."""
+    import math
+    _check_pos_int("d", d)
+    _check_pos_int("n", n)
+    for nm, v in (("tau0", tau0), ("L0", L0), ("gap", gap)):
+        _check_pos(nm, v)
+    c = _canary(canary, d, outlier_radius)
+    n = n - (1 if c is not None else 0)
+    w = max(tau0 / (2 * L0), math.sqrt(gap / L0))
+    A = L0 * w * w
+    if law == "skewed":
+        m = n // 3
+        z = [tau0] * m + [-tau0 / 2] * (2 * m) + [0.0] * (n - 3 * m)
+    elif law == "symmetric":
+        m = n // 2
+        z = [tau0] * m + [-tau0] * m + [0.0] * (n - 2 * m)
+    else:
+        raise ValueError(f"law must be 'skewed' or 'symmetric', got {law!r}")
+    X = np.zeros((n, d))
+    X[:, 0] = z
+    return CosineAffineNoiseProblem(
+        name="cosine-affine-noise", d=d, n_base=n, canary=c, L=L0, mu=None, X=X,
+        params=(A, w, 2 * w * math.asin(math.sqrt(gap / (2 * A)))),
+        clipping=f"|grad| <= {A / w + tau0:g}",
+        description=f"l = A(1 - cos((theta_1 + s)/w)) + zeta theta_1, |zeta| <= {tau0:g} "
+                    f"({law}), sum zeta = 0; f is {L0:g}-smooth, non-convex, f* = 0")
+
+
 PROBLEMS = {
     "gradient-canary": gradient_canary,
     "quadratic": quadratic,
     "logistic": logistic,
     "nonconvex": nonconvex,
+    "cosine-affine-noise": cosine_affine_noise,
 }
 
 
