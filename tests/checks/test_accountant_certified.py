@@ -93,3 +93,26 @@ def test_nonlinear_gc_is_refused():
     s = make("quadratic-gaussian", T=2)
     with pytest.raises(AccountantError):
         certified_rdp(s, 8.0)
+
+
+def test_counterexample_tiny_divergence_near_order_one():
+    """Issue 16 item 2: projected linear canary, slope 1e-3, T = 1, α = 1.001, G = 256,
+    n = 5000 came back as 9.54e-10 ± 3.7e-10 while the truth is 3.08e-13 (mpmath; the 1/n²
+    scaling of n = 5, 50 says the same): the G vs G/2 refinement term was an estimate, not
+    a bound.  Now: an interval that contains the truth, or a refusal."""
+    n, b, eta, C, sd, D, a = 5000, 1, 1e-3, 1e-3, 0.254108672312902, 1e-3, 1.001
+    s = linear_canary(n=n, b=b, eta=eta, C=C, sigma_dp=sd, T=1, D=D)
+    fw, bw = 3.082778283360809e-13, 3.082778274620817e-13   # _dc_t1_mpmath(...), 40 digits
+    try:
+        r = certified_rdp(s, a, G=256)
+    except AccountantError:
+        return
+    assert abs(r.forward - fw) <= r.error, (r, fw)
+    assert abs(r.backward - bw) <= r.error, (r, bw)
+
+
+@pytest.mark.slow
+def test_counterexample_truth_by_mpmath():
+    fw, bw = _dc_t1_mpmath(5000, 1, 1e-3, 1e-3, 0.254108672312902, 1e-3, 1.001)
+    assert fw == pytest.approx(3.082778283360809e-13, rel=1e-6)
+    assert bw == pytest.approx(3.082778274620817e-13, rel=1e-6)
