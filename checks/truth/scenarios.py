@@ -16,10 +16,12 @@ D_α(θ_T(D) ‖ θ_T(D'))`` ("remove").
 The accountant (:func:`last_iterate_rdp` = :func:`certified_rdp`, and
 :func:`last_iterate_curve` = :func:`certified_curve`) returns a value only with an error
 it can stand behind: the exact Gaussian mixture for the unprojected linear canary
-(:func:`linear_canary_exact`); for DPSGD-DC the law of θ_t on K (G cells + the two end
-atoms) evolved in log masses by a dense log-sum-exp (nothing floored or truncated), the
-error being a round-off bound plus a G vs G/2 refinement term (see :func:`certified_rdp`
-for exactly what is and is not proved); an :class:`AccountantError` otherwise.  The
+(:func:`linear_canary_exact`); for DPSGD-DC a certified bracket [lower, upper] of D_α on
+K (G cells + the two end atoms; lower and upper mass vectors propagated by dense
+log-sum-exps, round-off included; :func:`certified_bracket`), returned as its midpoint ±
+half-width (see :func:`certified_rdp` for the proof and what is assumed); an
+:class:`AccountantError` otherwise — also where the bracket is too wide at the
+affordable G.  The
 batch is a mixture over the *number* of examples drawn from each group of identical
 examples (exchangeability; binomial weights truncated at tail mass 1e-12).
 
@@ -633,8 +635,8 @@ def last_iterate_rdp(s: Scenario, alpha, *, G: int = 512, T: int | None = None,
     This is :func:`certified_rdp` (issue 16; the FFT grid that used to answer here
     under-reported the far tail at large orders and is now :func:`fft_rdp`, uncertified):
     the exact Gaussian mixture for the unprojected linear canary, the log-domain dense
-    accountant on K for DPSGD-DC (``G`` in [16, 4096] cells of K; ``error`` includes the
-    G vs G/2 refinement), and AccountantError for unprojected non-linear scenarios (no
+    bracket on K for DPSGD-DC (``G`` in [16, 4096] cells of K, doubled up to 2048 if
+    needed; ``error`` is the bracket's half-width plus round-off), and AccountantError for unprojected non-linear scenarios (no
     bound on the escaped tail).  ``refine`` is accepted for compatibility and ignored:
     the error is always computed."""
     del refine
@@ -1048,7 +1050,7 @@ def _width_x(s: Scenario, G: int, first: bool = False) -> float:
 
 
 #: cost cap of one certified call (dense log-sum-exp entries: 4 brackets × T × (G+2)²)
-CERT_COST_MAX = 4e8
+CERT_COST_MAX = 1e8
 #: largest grid the certified accountant raises G to on its own
 CERT_G_AUTO = 2048
 
