@@ -816,12 +816,94 @@ def _bracket_components(s: Scenario, with_canary: bool, x: np.ndarray) -> list[_
     return out
 
 
-def _kernel_bracket(s: Scenario, with_canary: bool, G: int, second_order: bool):
-    """(log K_lo, log K_hi): for every source (G cells of K, then the atoms
-    at lo and hi) and target (the G cells, then the atoms), bounds on the mass that one
-    step sends from the source to the target, *whatever the law of θ inside the source
-    cell* among the laws with a density whose log-slope on the cell lies in [λ⁻, λ⁺]
-    (:func:`_slope_bounds`; every law θ_t, t ≥ 1, has one).
+def _kernel_pieces(s: Scenario, with_canary: bool, G: int):
+    """The λ-independent parts of :func:`_assemble` (per component: weights, first-order
+    bounds, and for constant drifts the tangent/chord data), plus the drift range."""
+    lo, hi = s.domain
+    h = (hi - lo) / G
+    tau = s.eta * s.sigma_dp
+    edges = lo + h * np.arange(G + 1)
+    edges[-1] = hi
+    c = lo + h * (np.arange(G) + 0.5)
+    src = np.concatenate([c, [lo, hi]])
+    comps = _bracket_components(s, with_canary, src)
+    peak = float(_log_cell(np.array([-h / (2 * tau)]), np.array([h / (2 * tau)]))[0])
+    pieces = []
+    for cp in comps:
+        ml, mh = _mean_range(cp, src, G, h)
+        fl = _log_target_mass(ml, edges, tau)
+        fh = _log_target_mass(mh, edges, tau)
+        nlo = np.minimum(fl, fh)
+        nhi = np.maximum(fl, fh)
+        mids = (edges[:-1] + edges[1:]) / 2
+        inside = (ml[:, None] <= mids[None, :]) & (mids[None, :] <= mh[:, None])
+        nhi[:, :G] = np.where(inside, np.maximum(nhi[:, :G], peak), nhi[:, :G])
+        so = None
+        if cp.constant and not cp.free:
+            mc = src[:G] + cp.dr[:G]
+            fc = _log_target_mass(mc, edges, tau)
+            sl = _log_target_slope(mc, fc, edges, tau)
+            chord = (fl[:G] + fh[:G]) / 2
+            s2 = (fh[:G] - fl[:G]) / (mh[:G, None] - ml[:G, None])
+            so = (fc + 1e-10 * (1 + np.abs(sl) * h), sl, chord, s2)
+        pieces.append((cp.w_lo, cp.w_hi, nlo, nhi, so))
+    return pieces, _drift_range(comps, h)
+
+
+def _mean_range(cp: "_BComp", src: np.ndarray, G: int, h: float):
+    """[ml, mh]: the range of the step's mean x + dr for x in each source (cells, atoms)."""
+    if cp.free:
+        ml, mh = src - cp.Ld, src + cp.Ld
+        ml[:G] -= h / 2
+        mh[:G] += h / 2
+        return ml, mh
+    half = np.where(np.arange(len(src)) < G, (1 + cp.Ld) * h / 2, 0.0)
+    slack = 4 * _U * (np.abs(src) + np.abs(cp.dr) + h)
+    return src + cp.dr - half - slack, src + cp.dr + half + slack
+
+
+def _drift_range(comps, h: float) -> tuple[float, float]:
+    dmin = min((-cp.Ld if cp.free else float(np.min(cp.dr)) - cp.Ld * h / 2) for cp in comps)
+    dmax = max((cp.Ld if cp.free else float(np.max(cp.dr)) + cp.Ld * h / 2) for cp in comps)
+    return dmin, dmax
+
+
+def _assemble(pieces, lam_lo: np.ndarray, lam_hi: np.ndarray, h: float):
+    """(log K_lo, log K_hi) for source cells whose law has log-slope in [λ⁻_i, λ⁺_i]; see
+    :func:`_kernel_bracket`."""
+    Klo = Khi = None
+    for w_lo, w_hi, nlo, nhi, so in pieces:
+        if so is not None:
+            G = so[0].shape[0]
+            fc, sl, chord, s2 = so
+            lam = np.where(sl >= 0, lam_hi[:, None], lam_lo[:, None])
+            up = fc + _log_mgf_ratio(sl, lam, h)
+            lam = np.where(s2 >= 0, lam_lo[:, None], lam_hi[:, None])
+            with np.errstate(invalid="ignore"):
+                low = chord + _log_mgf_ratio(s2, lam, h)
+            low = np.where(np.isfinite(chord), low, -np.inf)
+            nhi = nhi.copy()
+            nlo = nlo.copy()
+            nhi[:G] = np.minimum(nhi[:G], up)
+            nlo[:G] = np.maximum(nlo[:G], low)
+        nlo, nhi = _widen(nlo, nhi)
+        if w_lo > 0:
+            add = math.log(w_lo) + nlo
+            Klo = add if Klo is None else np.logaddexp(Klo, add)
+        add = math.log(w_hi) + nhi
+        Khi = add if Khi is None else np.logaddexp(Khi, add)
+    if Klo is None:
+        Klo = np.full(Khi.shape, -np.inf)
+    return Klo, Khi
+
+
+def _kernel_bracket(s: Scenario, with_canary: bool, G: int, second_order: bool = True):
+    """(log K_lo, log K_hi): for every source (G cells of K, then the atoms at lo and hi)
+    and target (the G cells, then the atoms), bounds on the mass that one step sends from
+    the source to the target, *whatever the law of θ inside the source cell* among the
+    laws with a density whose log-slope on cell i lies in [λ⁻_i, λ⁺_i] (here the crude
+    :func:`_slope_bounds`, valid for every θ_t, t ≥ 1; :func:`_bracket_iter` uses the
+    tighter posterior bounds of :func:`_posterior_mean_bounds`).
 
     The step is y = Π_K(x + dr + τZ) with dr the batch drift.  For a cell source the mean
     m = x + dr ranges over [c − h/2 + dr, c + h/2 + dr] (± Ld·h/2 for a non-constant
@@ -838,53 +920,100 @@ def _kernel_bracket(s: Scenario, with_canary: bool, G: int, second_order: bool):
     its weight bound times the largest mass over its whole drift range to K_hi only."""
     lo, hi = s.domain
     h = (hi - lo) / G
+    pieces, _ = _kernel_pieces(s, with_canary, G)
+    if not second_order:
+        pieces = [(a, b, c, d, None) for a, b, c, d, _ in pieces]
+    edges = lo + h * np.arange(G + 1)
+    comps = _bracket_components(s, with_canary, np.concatenate(
+        [lo + h * (np.arange(G) + 0.5), [lo, hi]]))
+    lam_lo, lam_hi = _slope_bounds(s, comps, edges)[:2]
+    return _assemble(pieces, lam_lo, lam_hi, h)
+
+
+def _dens_kernel(s: Scenario, with_canary: bool, G: int):
+    """(log k_lo, log k_hi), shape (G + 2, G): bounds on the transition *density*
+    Σ w φ_τ(y − x − dr) over x in source i (cells, atoms) and y in target cell j."""
+    lo, hi = s.domain
+    h = (hi - lo) / G
     tau = s.eta * s.sigma_dp
     edges = lo + h * np.arange(G + 1)
     edges[-1] = hi
-    c = lo + h * (np.arange(G) + 0.5)
-    src = np.concatenate([c, [lo, hi]])
-    comps = _bracket_components(s, with_canary, src)
-    lam_lo, lam_hi = _slope_bounds(s, comps, edges)[:2]
-    Klo = np.full((G + 2, G + 2), -np.inf)
-    Khi = np.full((G + 2, G + 2), -np.inf)
-    peak = float(_log_cell(np.array([-h / (2 * tau)]), np.array([h / (2 * tau)]))[0])
-    for cp in comps:
-        if cp.free:
-            ml = src - cp.Ld
-            mh = src + cp.Ld
-            ml[:G] -= h / 2
-            mh[:G] += h / 2
-        else:
-            half = np.where(np.arange(G + 2) < G, (1 + cp.Ld) * h / 2, 0.0)
-            slack = 4 * _U * (np.abs(src) + np.abs(cp.dr) + h)
-            ml = src + cp.dr - half - slack
-            mh = src + cp.dr + half + slack
-        fl = _log_target_mass(ml, edges, tau)
-        fh = _log_target_mass(mh, edges, tau)
-        nlo = np.minimum(fl, fh)
-        nhi = np.maximum(fl, fh)
-        mids = (edges[:-1] + edges[1:]) / 2
-        inside = (ml[:, None] <= mids[None, :]) & (mids[None, :] <= mh[:, None])
-        nhi[:, :G] = np.where(inside, np.maximum(nhi[:, :G], peak), nhi[:, :G])
-        if second_order and cp.constant and not cp.free:
-            mc = src[:G] + cp.dr[:G]
-            fc = _log_target_mass(mc, edges, tau)
-            sl = _log_target_slope(mc, fc, edges, tau)
-            lam = np.where(sl >= 0, lam_hi[:, None], lam_lo[:, None])
-            up = fc + _log_mgf_ratio(sl, lam, h) + 1e-10 * (1 + np.abs(sl) * h)
-            chord = (fl[:G] + fh[:G]) / 2
-            s2 = (fh[:G] - fl[:G]) / (mh[:G, None] - ml[:G, None])
-            lam = np.where(s2 >= 0, lam_lo[:, None], lam_hi[:, None])
-            with np.errstate(invalid="ignore"):
-                low = chord + _log_mgf_ratio(s2, lam, h)
-            low = np.where(np.isfinite(chord), low, -np.inf)
-            nhi[:G] = np.minimum(nhi[:G], up)
-            nlo[:G] = np.maximum(nlo[:G], low)
-        nlo, nhi = _widen(nlo, nhi)
+    src = np.concatenate([lo + h * (np.arange(G) + 0.5), [lo, hi]])
+    klo = khi = None
+    c0 = -math.log(tau * math.sqrt(2 * math.pi))
+    for cp in _bracket_components(s, with_canary, src):
+        ml, mh = _mean_range(cp, src, G, h)
+        ulo = edges[None, :-1] - mh[:, None]
+        uhi = edges[None, 1:] - ml[:, None]
+        near = np.where((ulo <= 0) & (uhi >= 0), 0.0, np.minimum(np.abs(ulo), np.abs(uhi)))
+        far = np.maximum(np.abs(ulo), np.abs(uhi))
+        dlo, dhi = _widen(c0 - far * far / (2 * tau * tau), c0 - near * near / (2 * tau * tau))
         if cp.w_lo > 0:
-            Klo = np.logaddexp(Klo, math.log(cp.w_lo) + nlo)
-        Khi = np.logaddexp(Khi, math.log(cp.w_hi) + nhi)
-    return Klo, Khi
+            add = math.log(cp.w_lo) + dlo
+            klo = add if klo is None else np.logaddexp(klo, add)
+        add = math.log(cp.w_hi) + dhi
+        khi = add if khi is None else np.logaddexp(khi, add)
+    if klo is None:
+        klo = np.full(khi.shape, -np.inf)
+    return klo, khi
+
+
+def _posterior_mean_bounds(llo, lhi, klo, khi, pos_lo, pos_hi):
+    """[E_min(j), E_max(j)]: bounds on the posterior mean of the source position x given
+    y in target cell j, for any law whose source masses lie in [e^llo, e^lhi] and any
+    kernel in [e^klo, e^khi] (source order: ``pos_lo``/``pos_hi`` are each source's
+    position range, ascending).  The extreme of a ratio Σ W v / Σ W over boxes of W is at
+    a threshold: upper weights above it, lower below (scanned with prefix sums)."""
+    Llo = llo[:, None] + klo
+    Lhi = lhi[:, None] + khi
+    M = np.max(Lhi, axis=0, keepdims=True)
+    M = np.where(np.isfinite(M), M, 0.0)
+    with np.errstate(over="ignore", invalid="ignore"):
+        l = np.exp(Llo - M)
+        u = np.exp(Lhi - M)
+    z = np.zeros((1, l.shape[1]))
+
+    def scan(first, second, v):
+        # threshold k: sources i < k weigh `first`, i >= k weigh `second`
+        A = np.concatenate([z, np.cumsum(first, axis=0)])
+        Av = np.concatenate([z, np.cumsum(first * v[:, None], axis=0)])
+        B = np.concatenate([np.cumsum(second[::-1], axis=0)[::-1], z])
+        Bv = np.concatenate([np.cumsum((second * v[:, None])[::-1], axis=0)[::-1], z])
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return (Av + Bv) / (A + B)
+
+    r = scan(l, u, pos_hi)
+    emax = np.max(np.where(np.isfinite(r), r, -np.inf), axis=0)
+    r = scan(u, l, pos_lo)
+    emin = np.min(np.where(np.isfinite(r), r, np.inf), axis=0)
+    span = float(pos_hi[-1] - pos_lo[0])
+    slack = 8 * _U * len(pos_lo) * (abs(pos_lo[0]) + abs(pos_hi[-1]) + span) + 1e-250 * span
+    emax = np.where(np.isfinite(emax), np.minimum(emax + slack, pos_hi[-1]), pos_hi[-1])
+    emin = np.where(np.isfinite(emin), np.maximum(emin - slack, pos_lo[0]), pos_lo[0])
+    return emin, emax
+
+
+def _log_chi_cells(x: np.ndarray, a: float, n: int = 32) -> np.ndarray:
+    """Upper bounds on log E[r^α] over laws of r > 0 with E r = 1 and max log r − min
+    log r ≤ x, for an array of x.  The chord value E(x1, x2) = ((B−1)A^α + (1−A)B^α)/(B−A),
+    A = e^{−x1} ≤ 1 ≤ B = e^{x2}, x1 + x2 = x, is the sup for a given split and grows with
+    x1 and x2, so on a grid x1_k = kx/n the sup over x1 ∈ [x1_k, x1_{k+1}] is at most
+    E(x1_{k+1}, x − x1_k); each x takes the smaller of this grid bound and the Taylor bound log E[r^α] ≤ α(α−1)/2·B^{max(α−2,0)}·Var(r),
+    Var(r) ≤ (B−1)(1−A) ≤ x1·x2·e^{x2} ≤ e^x·x²/4 (Bhatia–Davis)."""
+    x = np.maximum(np.asarray(x, float), 0.0)
+    k = np.arange(n)[None, :]
+    x1 = x[:, None] * (k + 1) / n
+    x2 = x[:, None] - x[:, None] * k / n
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        t1 = np.log(np.expm1(x2)) - a * x1
+        t2 = np.log(-np.expm1(-x1)) + a * x2
+        v = np.logaddexp(t1, t2) - x2 - np.log(-np.expm1(-(x1 + x2)))
+    v = np.where((x1 > 0) & (x2 > 0), v, 0.0)
+    grid = np.max(v, axis=1) * (1 + 1e-9) + 1e-14 * (1 + a * x)
+    with np.errstate(over="ignore"):
+        taylor = a * (a - 1) / 8 * x * x * np.exp((max(a, 2.0) - 1) * x) * (1 + 1e-12)
+    out = np.minimum(np.where(np.isfinite(grid), grid, np.inf), taylor)
+    return np.where(x > 0, out, 0.0)
 
 
 def _slope_bounds(s: Scenario, comps: list[_BComp], edges: np.ndarray):
@@ -958,55 +1087,63 @@ def _clamp_total(llo: np.ndarray, lhi: np.ndarray):
 
 
 def _bracket_iter(s: Scenario, with_canary: bool, G: int, T: int):
-    """Yield ``(t, log m_lo, log m_hi)`` for t = 1..T: certified brackets of the masses of
-    θ_t on the G cells of K and the two end atoms (last two entries), round-off included.
-    The true mass sent from source cell i to target j is m_t(i)·E[f_j(x) | x ∈ cell i]
-    ∈ [m_lo(i)·K_lo(i, j), m_hi(i)·K_hi(i, j)] (:func:`_kernel_bracket`)."""
-    lo_, hi_ = _first_step(s, with_canary, G)
-    lo_, hi_ = _clamp_total(lo_, hi_)
-    yield 1, lo_, hi_
+    """Yield ``(t, log m_lo, log m_hi, post)`` for t = 1..T: certified brackets of the
+    masses of θ_t on the G cells of K and the two end atoms (last two entries), round-off
+    included, and ``post = (E_min, E_max, dr_min, dr_max)``: for y in cell j the density
+    of θ_t has log-slope E[x + dr − y | y]/τ² with E[x | y] in [E_min(j), E_max(j)] and dr
+    in [dr_min, dr_max] (:func:`_posterior_mean_bounds` from the masses of θ_{t−1}; θ_0 is
+    a point).  The true mass sent from source cell i to target j is m_t(i)·E[f_j(x) | x ∈
+    cell i] ∈ [m_lo(i)·K_lo(i, j), m_hi(i)·K_hi(i, j)] (:func:`_kernel_bracket`, with the
+    within-cell log-slope bounds of ``post``)."""
+    lo, hi = s.domain
+    h = (hi - lo) / G
+    tau2 = (s.eta * s.sigma_dp) ** 2
+    edges = lo + h * np.arange(G + 1)
+    edges[-1] = hi
+    d0 = _drift_range(_bracket_components(s, with_canary, np.array([s.theta0])), h)
+    th = np.full(G, float(s.theta0))
+    post = (th, th, d0[0], d0[1])
+    lo_, hi_ = _clamp_total(*_first_step(s, with_canary, G))
+    yield 1, lo_, hi_, post
     if T < 2:
         return
-    Klo, Khi = _kernel_bracket(s, with_canary, G, True)
+    pieces, dr = _kernel_pieces(s, with_canary, G)
+    klo, khi = _dens_kernel(s, with_canary, G)
+    order = np.concatenate([[G], np.arange(G), [G + 1]])
+    klo, khi = klo[order], khi[order]
+    pos_lo = np.concatenate([[lo], edges[:-1], [hi]])
+    pos_hi = np.concatenate([[lo], edges[1:], [hi]])
     for t in range(2, T + 1):
+        emin, emax, d_lo, d_hi = post
+        lam_lo = (emin + d_lo - edges[1:]) / tau2
+        lam_hi = (emax + d_hi - edges[:-1]) / tau2
+        pad = 1e-12 * (np.abs(lam_lo) + np.abs(lam_hi) + 1)
+        Klo, Khi = _assemble(pieces, lam_lo - pad, lam_hi + pad, h)
+        emin, emax = _posterior_mean_bounds(lo_[order], hi_[order], klo, khi, pos_lo, pos_hi)
+        post = (emin, emax, dr[0], dr[1])
         nlo, dlo = _lse_step(lo_, Klo)
         nhi, dhi = _lse_step(hi_, Khi)
         lo_, hi_ = _clamp_total(nlo - dlo, nhi + dhi)
-        yield t, lo_, hi_
+        yield t, lo_, hi_, post
 
 
-def _log_chord(x1: float, x2: float, a: float) -> float:
-    """log of max E[r^α] over laws of r on [e^{−x1}, e^{x2}] with E r = 1 (the chord of
-    the convex r^α): ((B−1)A^α + (1−A)B^α)/(B−A), A = e^{−x1}, B = e^{x2}."""
-    if x1 <= 0 or x2 <= 0:
-        return 0.0
-    t1 = math.log(math.expm1(x2)) - a * x1
-    t2 = math.log(-math.expm1(-x1)) + a * x2
-    return float(np.logaddexp(t1, t2)) - x2 - math.log(-math.expm1(-(x1 + x2)))
-
-
-def _log_chi(x: float, a: float, n: int = 64) -> float:
-    """An upper bound on log E[r^α] over laws of r > 0 with E r = 1 and
-    max log r − min log r ≤ x (A ≤ 1 ≤ B, B/A ≤ e^x).  The chord value E(x1, x2) grows
-    with both x1 = −log A and x2 = log B, so on a grid x1_k = kx/n the sup over
-    x1 ∈ [x1_k, x1_{k+1}] is at most E(x1_{k+1}, x − x1_k)."""
-    if x <= 0:
-        return 0.0
-    g = np.linspace(0.0, x, n + 1)
-    best = max(_log_chord(g[k + 1], x - g[k], a) for k in range(n))
-    return best * (1 + 1e-9) + 1e-15
-
-
-def _dc_bracket(s: Scenario, a: float, G: int, t: int, P, Q, width_x: float):
+def _dc_bracket(s: Scenario, a: float, G: int, t: int, P, Q, postP, postQ):
     """(lower, upper) of D_α for both orders at step t from the mass brackets P = (lo, hi)
     and Q, plus the round-off of the final sums.  Lower: data processing on the partition
     (G cells + atoms), Σ p_lo^α q_hi^{1−α}.  Upper: on each cell ∫ p^α q^{1−α} =
-    P^α Q^{1−α}·E_ρq[(ρp/ρq)^α] where ρ are the within-cell normalised densities; their log
-    ratio has slope within ±W (:func:`_slope_bounds` of both laws), so its log varies by
-    at most Wh over the cell, with mean 1 under ρq, and the chord bound χ of r^α applies
-    (:func:`_log_chi`); the atoms are exact point masses."""
+    P^α Q^{1−α}·E_ρq[(ρp/ρq)^α] where ρ are the within-cell normalised densities; the
+    slope of log(p/q) is (E_P[x + dr | y] − E_Q[x + dr | y])/τ², bounded from ``post``
+    of both laws, so log(ρp/ρq) varies by at most x_j = h·max|slope| over cell j, with
+    mean-1 ratio under ρq, and the chord bound χ of r^α applies
+    (:func:`_log_chi_cells`); the atoms are exact point masses."""
     (plo, phi), (qlo, qhi) = P, Q
-    lchi = _log_chi(width_x, a)
+    lo, hi = s.domain
+    h = (hi - lo) / G
+    tau2 = (s.eta * s.sigma_dp) ** 2
+    A = (postP[0] + postP[2]) - (postQ[1] + postQ[3])
+    B = (postP[1] + postP[3]) - (postQ[0] + postQ[2])
+    xw = h * np.maximum(np.abs(A), np.abs(B)) / tau2 * (1 + 1e-12) + 1e-300
+    lchi = _log_chi_cells(xw, a)
     out, rnd = [], 0.0
     for (alo, ahi), (blo, bhi) in (((plo, phi), (qlo, qhi)), ((qlo, qhi), (plo, phi))):
         with np.errstate(invalid="ignore"):
@@ -1025,28 +1162,6 @@ def _dc_bracket(s: Scenario, a: float, G: int, t: int, P, Q, width_x: float):
         rnd = max(rnd, (4 * _U * tmax + 2 * _U * (G + 4)) / (a - 1))
         out.append((lo_v, up_v))
     return out[0], out[1], rnd
-
-
-def _width_x(s: Scenario, G: int, first: bool = False) -> float:
-    """W·h: the largest variation over one cell of log(p/q) for the laws θ_t(D'), θ_t(D).
-    The log-slope of either density is the posterior mean of (x + dr − y)/τ², so the
-    slopes differ by at most (range of x + dr)/τ²: x ∈ K for t ≥ 2 (Wh = (D + h + Δdr)h/τ²);
-    ``first`` (t = 1): x = θ_0, so only the drifts at θ_0 differ (Wh = Δdr·h/τ²)."""
-    lo, hi = s.domain
-    h = (hi - lo) / G
-    tau = s.eta * s.sigma_dp
-    if first:
-        x0 = np.array([s.theta0])
-        d = [(-cp.Ld, cp.Ld) if cp.free else (float(cp.dr[0]), float(cp.dr[0]))
-             for wc in (True, False) for cp in _bracket_components(s, wc, x0)]
-        dmin, dmax = min(x for x, _ in d), max(x for _, x in d)
-        spread = dmax - dmin + 4 * _U * (abs(s.theta0) + abs(dmin) + abs(dmax) + 1)
-        return spread * h / (tau * tau) * (1 + 1e-12)
-    src = np.concatenate([lo + h * (np.arange(G) + 0.5), [lo, hi]])
-    edges = lo + h * np.arange(G + 1)
-    rng = [_slope_bounds(s, _bracket_components(s, wc, src), edges)[2] for wc in (True, False)]
-    dmin, dmax = min(r[0] for r in rng), max(r[1] for r in rng)
-    return (hi - lo + h + dmax - dmin) * h / (tau * tau) * (1 + 1e-12)
 
 
 #: cost cap of one certified call (dense log-sum-exp entries: 4 brackets × T × (G+2)²)
@@ -1090,12 +1205,11 @@ def _bracket_rows(s: Scenario, a: float, G: int, Ts, stop=None):
     and at ~16 checkpoints, ends the pass early when it returns True (the bracket is
     already hopeless: refusing is always sound)."""
     want = set(Ts)
-    wx, wx1 = _width_x(s, G), _width_x(s, G, first=True)
     every = max(1, Ts[-1] // 16)
-    for (t, plo, phi), (_, qlo, qhi) in zip(_bracket_iter(s, True, G, Ts[-1]),
-                                          _bracket_iter(s, False, G, Ts[-1])):
+    for (t, plo, phi, pp), (_, qlo, qhi, pq) in zip(_bracket_iter(s, True, G, Ts[-1]),
+                                                  _bracket_iter(s, False, G, Ts[-1])):
         if t in want or (stop is not None and t % every == 0):
-            br = _dc_bracket(s, a, G, t, (plo, phi), (qlo, qhi), wx1 if t == 1 else wx)
+            br = _dc_bracket(s, a, G, t, (plo, phi), (qlo, qhi), pp, pq)
             if t in want:
                 yield t, br
             if stop is not None and stop(t, br):
@@ -1205,17 +1319,21 @@ def certified_rdp(s: Scenario, alpha, *, G: int = 512, T: int | None = None,
           sends from a source cell to a target whatever the law inside the source cell
           (first order: the unimodal Φ-difference at the ends/peak of the cell's range
           of means; second order, constant drift: tangent/chord of the log-concave target
-          mass and the stochastic order of the within-cell laws, whose log-slope is
-          bounded by (lo + dr_min − y)/τ² ≤ (log p)' ≤ (hi + dr_max − y)/τ²); then
-          clamped with Σ masses = 1.  Every log-sum-exp and log_ndtr is widened by its
+          mass and the stochastic order of the within-cell laws, whose log-slope
+          (log p_t)'(y) = E[x + dr − y | y]/τ² is bounded through bounds on the posterior
+          mean of the source x given y in the cell, from the previous step's mass
+          brackets and a density-kernel bracket (:func:`_posterior_mean_bounds`: the
+          extreme of a ratio of box-constrained sums is at a threshold)); then clamped
+          with Σ masses = 1.  Every log-sum-exp and log_ndtr is widened by its
           round-off bound, so the brackets hold in floating point.
         - lower bound: data processing on the partition (cells + atoms): D_α of the cell
           masses ≤ D_α of the laws, and Σ p^α q^{1−α} is increasing in p and decreasing
           in q (α > 1), so Σ p_lo^α q_hi^{1−α} bounds it from below.
         - upper bound: on each cell ∫ p^α q^{1−α} = P^α Q^{1−α}·E_ρq[(ρp/ρq)^α] (ρ the
           within-cell normalised densities); log(p/q) varies by at most W·h over a cell
-          (the slope bounds above), so the ratio, of mean 1, has a log-range ≤ Wh and the
-          chord bound χ of r^α applies (:func:`_log_chi`); atoms are exact point
+          (its slope is a difference of posterior means over τ², bounded as above), so the
+          ratio, of mean 1, has a log-range ≤ Wh and the chord bound χ of r^α applies
+          (:func:`_log_chi_cells`); atoms are exact point
           masses: Σ P_hi^α Q_lo^{1−α}·χ (cells) + Σ P_hi^α Q_lo^{1−α} (atoms).
       If the error exceeds ``rel_tol``·max(value, 1e-6) on G cells, G is doubled (up to
       ``G_max``, default max(G, CERT_G_AUTO), within CERT_COST_MAX); if it still does,
