@@ -635,7 +635,7 @@ def last_iterate_rdp(s: Scenario, alpha, *, G: int = 512, T: int | None = None,
     This is :func:`certified_rdp` (issue 16; the FFT grid that used to answer here
     under-reported the far tail at large orders and is now :func:`fft_rdp`, uncertified):
     the exact Gaussian mixture for the unprojected linear canary, the log-domain dense
-    bracket on K for DPSGD-DC (``G`` in [16, 4096] cells of K, doubled up to 2048 if
+    bracket on K for DPSGD-DC (``G`` in [16, 4096] cells of K, doubled up to 1024 if
     needed; ``error`` is the bracket's half-width plus round-off), and AccountantError for unprojected non-linear scenarios (no
     bound on the escaped tail).  ``refine`` is accepted for compatibility and ignored:
     the error is always computed."""
@@ -1165,9 +1165,9 @@ def _dc_bracket(s: Scenario, a: float, G: int, t: int, P, Q, postP, postQ):
 
 
 #: cost cap of one certified call (dense log-sum-exp entries: 4 brackets × T × (G+2)²)
-CERT_COST_MAX = 1e8
+CERT_COST_MAX = 5e7
 #: largest grid the certified accountant raises G to on its own
-CERT_G_AUTO = 2048
+CERT_G_AUTO = 1024
 
 
 def _check_cert_G(G) -> int:
