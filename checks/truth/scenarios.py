@@ -1276,6 +1276,8 @@ def certified_curve(s: Scenario, alpha, Ts, *, G: int = 512, rel_tol: float = 0.
             scale = max(fhi, bhi) * max(1.0, last / t)
             return half > reach * rel_tol * max(scale, 1e-6)
 
+        for t in todo:
+            why.pop(t, None)            # the reasons of this pass replace the last pass's
         for t, br in _bracket_rows(s, a, Gx, todo, hopeless):
             got = _judge(s, a, t, Gx, br, rel_tol, t0)
             if isinstance(got, GridResult):
