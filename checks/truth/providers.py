@@ -430,7 +430,7 @@ class NoisySGDProvider(TruthProvider):
         except AccountantError as e:
             raise Unavailable(f"grid accountant: {e}") from None
         t = Truth(g.forward, g.backward, g.error,
-                  f"certified log-domain grid accountant G={G}, K = [−D/2, D/2]",
+                  f"certified log-domain grid accountant G={g.grid}, K = [−D/2, D/2]",
                   scen + ", projected onto K")
         return t
 

@@ -16,10 +16,12 @@ D_α(θ_T(D) ‖ θ_T(D'))`` ("remove").
 The accountant (:func:`last_iterate_rdp` = :func:`certified_rdp`, and
 :func:`last_iterate_curve` = :func:`certified_curve`) returns a value only with an error
 it can stand behind: the exact Gaussian mixture for the unprojected linear canary
-(:func:`linear_canary_exact`); for DPSGD-DC the law of θ_t on K (G cells + the two end
-atoms) evolved in log masses by a dense log-sum-exp (nothing floored or truncated), the
-error being a round-off bound plus a G vs G/2 refinement term (see :func:`certified_rdp`
-for exactly what is and is not proved); an :class:`AccountantError` otherwise.  The
+(:func:`linear_canary_exact`); for DPSGD-DC a certified bracket [lower, upper] of D_α on
+K (G cells + the two end atoms; lower and upper mass vectors propagated by dense
+log-sum-exps, round-off included; :func:`certified_bracket`), returned as its midpoint ±
+half-width (see :func:`certified_rdp` for the proof and what is assumed); an
+:class:`AccountantError` otherwise — also where the bracket is too wide at the
+affordable G.  The
 batch is a mixture over the *number* of examples drawn from each group of identical
 examples (exchangeability; binomial weights truncated at tail mass 1e-12).
 
@@ -633,8 +635,8 @@ def last_iterate_rdp(s: Scenario, alpha, *, G: int = 512, T: int | None = None,
     This is :func:`certified_rdp` (issue 16; the FFT grid that used to answer here
     under-reported the far tail at large orders and is now :func:`fft_rdp`, uncertified):
     the exact Gaussian mixture for the unprojected linear canary, the log-domain dense
-    accountant on K for DPSGD-DC (``G`` in [16, 4096] cells of K; ``error`` includes the
-    G vs G/2 refinement), and AccountantError for unprojected non-linear scenarios (no
+    bracket on K for DPSGD-DC (``G`` in [16, 4096] cells of K, doubled up to 1024 if
+    needed; ``error`` is the bracket's half-width plus round-off), and AccountantError for unprojected non-linear scenarios (no
     bound on the escaped tail).  ``refine`` is accepted for compatibility and ignored:
     the error is always computed."""
     del refine
@@ -680,100 +682,492 @@ def _lse(x: np.ndarray, axis=None):
     return logsumexp(x, axis=axis)
 
 
-def _log_evolve_dc_iter(s: Scenario, with_canary: bool, G: int, T: int):
-    """Yield ``(t, log masses of θ_t, Lmax)`` for t = 1..T, DPSGD-DC on K split into G
-    cells plus the two end atoms (the last two entries).
-
-    Every step is a dense log-sum-exp over all sources (cells at their centres, atoms at
-    K's ends) of the exact log masses of N(x + drift, τ²) on each target cell; the mass
-    below/above K goes to the atoms exactly (log_ndtr) — no window, no kernel truncation,
-    no floor, no FFT: the tail is represented down to exp(−1e308).  ``Lmax`` bounds
-    |log term| for the round-off bound."""
-    lo, hi = s.domain
-    h = (hi - lo) / G
-    tau = s.eta * s.sigma_dp
-    c = lo + h * (np.arange(G) + 0.5)
-    src = np.concatenate([c, [lo, hi]])                       # G cells + 2 atoms
-    edges = lo + h * np.arange(G + 1)
-    comps = _merged(s, with_canary, src)
-    # K[i, j]: log mass from source i to target j (G cells, then atom lo, atom hi)
-    K = np.full((G + 2, G + 2), -np.inf)
-    for w, dr, _, _ in comps:
-        m = src + dr                                            # (G+2,)
-        part = np.empty((G + 2, G + 2))
-        if np.all(dr == dr[0]):
-            # a constant drift (linear losses): the cell-to-cell block is Toeplitz, so the
-            # 2G − 1 distinct log masses are computed once (edges_j − c_i = h(j − i − ½))
-            d = np.arange(-(G - 1), G)
-            za = (h * (d - 0.5) - dr[0]) / tau
-            lc = _log_cell(za, za + h / tau)
-            ii = np.arange(G)
-            part[:G, :G] = lc[(ii[None, :] - ii[:, None]) + (G - 1)]
-            part[G:, :G] = _log_cell((edges[None, :-1] - m[G:, None]) / tau,
-                                     (edges[None, 1:] - m[G:, None]) / tau)
-        else:
-            za = (edges[None, :-1] - m[:, None]) / tau
-            zb = (edges[None, 1:] - m[:, None]) / tau
-            part[:, :G] = _log_cell(za, zb)
-        part[:, G] = log_ndtr((lo - m) / tau)
-        part[:, G + 1] = log_ndtr((m - hi) / tau)
-        K = np.logaddexp(K, math.log(w) + part)
-    Lmax = float(np.max(np.abs(K[np.isfinite(K)])))
-    # start: a point mass at θ0 (exact drift at θ0)
-    first = np.full(G + 2, -np.inf)
-    for w, dr, _, _ in _merged(s, with_canary, np.array([s.theta0])):
-        m = s.theta0 + float(dr[0])
-        part = np.empty(G + 2)
-        part[:G] = _log_cell((edges[:-1] - m) / tau, (edges[1:] - m) / tau)
-        part[G] = log_ndtr((lo - m) / tau)
-        part[G + 1] = log_ndtr((m - hi) / tau)
-        first = np.logaddexp(first, math.log(w) + part)
-    lp = first
-    yield 1, lp, Lmax
-    for t in range(2, T + 1):
-        lp = _lse(lp[:, None] + K, axis=0)
-        yield t, lp, Lmax
-
-
-def _log_evolve_dc(s: Scenario, with_canary: bool, G: int, T: int):
-    """``(log masses of θ_T, Lmax)``; see :func:`_log_evolve_dc_iter`."""
-    out = None
-    for _, lp, Lmax in _log_evolve_dc_iter(s, with_canary, G, T):
-        out = (lp, Lmax)
+def _log_S(x: np.ndarray) -> np.ndarray:
+    """log(sinh(x)/x) (even, ≥ 0), accurate for small and large |x|."""
+    ax = np.abs(np.asarray(x, float))
+    out = np.empty(ax.shape)
+    small = ax < 1e-3
+    xs = ax[small]
+    out[small] = xs * xs / 6 - xs ** 4 / 180
+    xl = ax[~small]
+    out[~small] = xl + np.log1p(-np.exp(-2 * xl)) - np.log(2 * xl)
     return out
 
 
-def _log_rdp_terms(lp, lq, Lp, Lq, a: float, t: int, Gx: int):
-    """(forward, backward, round-off bound, mass defect) of two log-mass vectors after
-    ``t`` steps on ``Gx`` cells (see :func:`certified_rdp` for the round-off bound)."""
-    tot = max(abs(float(np.expm1(_lse(lp)))), abs(float(np.expm1(_lse(lq)))))
-    f_terms = a * lp + (1 - a) * lq
-    b_terms = a * lq + (1 - a) * lp
-    fw = float(_lse(f_terms)) / (a - 1)
-    bw = float(_lse(b_terms)) / (a - 1)
-    delta = t * (4 * _U * max(Lp, Lq) + 2 * _U * (Gx + 2))
-    tmax = float(max(np.max(np.abs(f_terms[np.isfinite(f_terms)])),
-                     np.max(np.abs(b_terms[np.isfinite(b_terms)]))))
-    rnd = (2 * a - 1) * delta / (a - 1) + (2 * _U * tmax + 2 * _U * (Gx + 2)) / (a - 1)
-    return fw, bw, rnd, tot
+def _log_mgf_ratio(s: np.ndarray, lam: np.ndarray, h: float) -> np.ndarray:
+    """log E[e^{sU}] for U on [−h/2, h/2] with density ∝ e^{λu}:
+    log(M(s+λ)/M(λ)), M(k) = ∫ e^{ku} du = h·sinh(kh/2)/(kh/2)."""
+    return _log_S((s + lam) * (h / 2)) - _log_S(lam * (h / 2))
 
 
-def _certify(s: Scenario, a: float, T: int, G: int, fine, coarse, rel_tol: float,
-             t0: float) -> "GridResult":
-    """The GridResult of one (G, G/2) pair of evaluations, or AccountantError."""
-    fw, bw, rnd, tot = fine
-    fw2, bw2, rnd2, _ = coarse
-    disc = 2 * max(abs(fw - fw2), abs(bw - bw2))
-    err = disc + rnd + rnd2
-    if not all(math.isfinite(x) for x in (fw, bw, err)):
-        raise AccountantError(f"non-finite divergence or error (forward {fw}, backward {bw})")
-    if tot > 1e-9:
-        raise AccountantError(f"mass defect {tot:.3g}: the laws are not conserved")
-    if err > rel_tol * max(fw, bw, 1e-6):
-        raise AccountantError(
-            f"certified error {err:.3g} exceeds {rel_tol:g}·value (D_α ≈ {max(fw, bw):.6g}, "
-            f"α = {a:g}, T = {T}, G = {G}): refine the grid; no value returned")
-    return GridResult(s.name, a, T, fw, bw, err, int(G), 0.0, 0.0, time.perf_counter() - t0)
+def _log_phi(z: np.ndarray) -> np.ndarray:
+    return -0.5 * z * z - 0.5 * math.log(2 * math.pi)
+
+
+def _log_target_mass(m: np.ndarray, edges: np.ndarray, tau: float) -> np.ndarray:
+    """log P(Π_K(m + τZ) ∈ target) for the G cells of K (from ``edges``) and the two end
+    atoms (last two columns); ``m`` has shape (S,), the result (S, G + 2)."""
+    m = np.asarray(m, float)[:, None]
+    lo, hi = edges[0], edges[-1]
+    out = np.empty((m.shape[0], len(edges) + 1))
+    out[:, :-2] = _log_cell((edges[None, :-1] - m) / tau, (edges[None, 1:] - m) / tau)
+    out[:, -2] = log_ndtr((lo - m[:, 0]) / tau)
+    out[:, -1] = log_ndtr((m[:, 0] - hi) / tau)
+    return out
+
+
+def _log_target_slope(m: np.ndarray, lf: np.ndarray, edges: np.ndarray,
+                      tau: float) -> np.ndarray:
+    """d/dm of the log target masses of :func:`_log_target_mass` (``lf``) at ``m``."""
+    m = np.asarray(m, float)[:, None]
+    lo, hi = edges[0], edges[-1]
+    out = np.empty(lf.shape)
+    za = (edges[None, :-1] - m) / tau
+    zb = (edges[None, 1:] - m) / tau
+    la, lb = _log_phi(za), _log_phi(zb)
+    big, small = np.maximum(la, lb), np.minimum(la, lb)
+    with np.errstate(divide="ignore"):
+        mag = np.exp(big + np.log1p(-np.exp(small - big)) - math.log(tau) - lf[:, :-2])
+    out[:, :-2] = np.where(la >= lb, mag, -mag)
+    z = (lo - m[:, 0]) / tau
+    out[:, -2] = -np.exp(_log_phi(z) - math.log(tau) - lf[:, -2])
+    z = (m[:, 0] - hi) / tau
+    out[:, -1] = np.exp(_log_phi(z) - math.log(tau) - lf[:, -1])
+    return out
+
+
+#: relative slack on every log kernel entry (log_ndtr / log1p / exp: a few ulps each)
+_EPS_K = 64 * _U
+
+
+def _widen(lo: np.ndarray, hi: np.ndarray, eps: float = _EPS_K):
+    """Move a bracket of log values outwards by eps·(1 + |value|) (round-off)."""
+    with np.errstate(invalid="ignore"):
+        lo = lo - eps * (1 + np.abs(np.where(np.isfinite(lo), lo, 0.0)))
+        hi = hi + eps * (1 + np.abs(np.where(np.isfinite(hi), hi, 0.0)))
+    return lo, hi
+
+
+@dataclass
+class _BComp:
+    """One batch composition of the bracket: weight in [w_lo, w_hi], drift on the source
+    points (``dr``; constant for linear losses), Lipschitz constant ``Ld`` of the drift in
+    θ (0 if constant), or — ``free`` — any drift in [−Dmax, Dmax] (the binomial tails)."""
+
+    w_lo: float
+    w_hi: float
+    dr: np.ndarray
+    constant: bool
+    Ld: float
+    free: bool = False
+
+
+def _bracket_components(s: Scenario, with_canary: bool, x: np.ndarray) -> list[_BComp]:
+    """The batch-composition mixture with bracketed weights, drifts evaluated on ``x``.
+
+    Groups of zero-gradient losses move nothing whatever their count, so their count law
+    sums to exactly 1 and they are left out (no truncation).  Other groups use the
+    binomial support of :func:`_binom_support` (tails below 1e-12 dropped); the weights
+    carry a relative round-off slack and the dropped tail mass ρ becomes one ``free``
+    component of weight in [0, ρ] whose drift can be anything a batch can produce."""
+    live = [(c, l) for c, l in s.groups if c > 0 and l.constant_grad != 0.0]
+    sup, rho = [], 0.0
+    for c, _ in live:
+        k, w = _binom_support(c, s.q)
+        eps = 16 * _U * (gammaln(c + 1) + c * (abs(math.log(s.q)) + abs(math.log1p(-s.q))
+                                               if s.q < 1 else 0.0) + 10)
+        sup.append((k, w, eps))
+        rho += max(0.0, 1.0 - float(w.sum()) * (1 - eps)) + 1e-15
+    canary = [(0, 1 - s.q), (1, s.q)] if with_canary else [(0, 1.0)]
+    acc: dict[bytes, _BComp] = {}
+    for combo in product(*[list(zip(k, w, [e] * len(k))) for k, w, e in sup]):
+        wg = float(np.prod([w for _, w, _ in combo])) if combo else 1.0
+        eg = sum(e for _, _, e in combo)
+        for c, wc in canary:
+            if wg * wc <= 0:
+                continue
+            tot = np.zeros_like(x)
+            Ld = 0.0
+            const = True
+            for kk, (_, loss) in zip([int(k) for k, _, _ in combo], live):
+                if kk:
+                    tot = tot + kk * np.clip(loss.grad(x), -s.C, s.C)
+                    Ld += kk * loss.L
+                    const = const and loss.constant_grad is not None
+            if c:
+                tot = tot + np.clip(s.canary.grad(x), -s.C, s.C)
+                Ld += s.canary.L
+                const = const and s.canary.constant_grad is not None
+            dr = -(s.eta / s.b) * tot
+            w = wg * wc
+            e = eg + 8 * _U * (len(live) + 2)
+            key = dr.tobytes()
+            if key in acc:
+                acc[key].w_lo += w * (1 - e)
+                acc[key].w_hi += w * (1 + e)
+            else:
+                acc[key] = _BComp(w * (1 - e), w * (1 + e), dr, const,
+                                  0.0 if const else (s.eta / s.b) * Ld)
+    out = list(acc.values())
+    if rho > 0 and live:
+        Dmax = (s.eta / s.b) * s.C * (sum(c for c, _ in live) + 1)
+        out.append(_BComp(0.0, min(1.0, rho), np.zeros_like(x), False, 0.0, True))
+        out[-1].Ld = Dmax            # for a free component Ld holds the drift bound
+    return out
+
+
+def _kernel_pieces(s: Scenario, with_canary: bool, G: int):
+    """The λ-independent parts of :func:`_assemble` (per component: weights, first-order
+    bounds, and for constant drifts the tangent/chord data), plus the drift range."""
+    lo, hi = s.domain
+    h = (hi - lo) / G
+    tau = s.eta * s.sigma_dp
+    edges = lo + h * np.arange(G + 1)
+    edges[-1] = hi
+    c = lo + h * (np.arange(G) + 0.5)
+    src = np.concatenate([c, [lo, hi]])
+    comps = _bracket_components(s, with_canary, src)
+    peak = float(_log_cell(np.array([-h / (2 * tau)]), np.array([h / (2 * tau)]))[0])
+    pieces = []
+    for cp in comps:
+        ml, mh = _mean_range(cp, src, G, h)
+        fl = _log_target_mass(ml, edges, tau)
+        fh = _log_target_mass(mh, edges, tau)
+        nlo = np.minimum(fl, fh)
+        nhi = np.maximum(fl, fh)
+        mids = (edges[:-1] + edges[1:]) / 2
+        inside = (ml[:, None] <= mids[None, :]) & (mids[None, :] <= mh[:, None])
+        nhi[:, :G] = np.where(inside, np.maximum(nhi[:, :G], peak), nhi[:, :G])
+        so = None
+        if cp.constant and not cp.free:
+            mc = src[:G] + cp.dr[:G]
+            fc = _log_target_mass(mc, edges, tau)
+            sl = _log_target_slope(mc, fc, edges, tau)
+            chord = (fl[:G] + fh[:G]) / 2
+            s2 = (fh[:G] - fl[:G]) / (mh[:G, None] - ml[:G, None])
+            so = (fc + 1e-10 * (1 + np.abs(sl) * h), sl, chord, s2)
+        pieces.append((cp.w_lo, cp.w_hi, nlo, nhi, so))
+    return pieces, _drift_range(comps, h)
+
+
+def _mean_range(cp: "_BComp", src: np.ndarray, G: int, h: float):
+    """[ml, mh]: the range of the step's mean x + dr for x in each source (cells, atoms)."""
+    if cp.free:
+        ml, mh = src - cp.Ld, src + cp.Ld
+        ml[:G] -= h / 2
+        mh[:G] += h / 2
+        return ml, mh
+    half = np.where(np.arange(len(src)) < G, (1 + cp.Ld) * h / 2, 0.0)
+    slack = 4 * _U * (np.abs(src) + np.abs(cp.dr) + h)
+    return src + cp.dr - half - slack, src + cp.dr + half + slack
+
+
+def _drift_range(comps, h: float) -> tuple[float, float]:
+    dmin = min((-cp.Ld if cp.free else float(np.min(cp.dr)) - cp.Ld * h / 2) for cp in comps)
+    dmax = max((cp.Ld if cp.free else float(np.max(cp.dr)) + cp.Ld * h / 2) for cp in comps)
+    return dmin, dmax
+
+
+def _assemble(pieces, lam_lo: np.ndarray, lam_hi: np.ndarray, h: float):
+    """(log K_lo, log K_hi) for source cells whose law has log-slope in [λ⁻_i, λ⁺_i]; see
+    :func:`_kernel_bracket`."""
+    Klo = Khi = None
+    for w_lo, w_hi, nlo, nhi, so in pieces:
+        if so is not None:
+            G = so[0].shape[0]
+            fc, sl, chord, s2 = so
+            lam = np.where(sl >= 0, lam_hi[:, None], lam_lo[:, None])
+            up = fc + _log_mgf_ratio(sl, lam, h)
+            lam = np.where(s2 >= 0, lam_lo[:, None], lam_hi[:, None])
+            with np.errstate(invalid="ignore"):
+                low = chord + _log_mgf_ratio(s2, lam, h)
+            low = np.where(np.isfinite(chord), low, -np.inf)
+            nhi = nhi.copy()
+            nlo = nlo.copy()
+            nhi[:G] = np.minimum(nhi[:G], up)
+            nlo[:G] = np.maximum(nlo[:G], low)
+        nlo, nhi = _widen(nlo, nhi)
+        if w_lo > 0:
+            add = math.log(w_lo) + nlo
+            Klo = add if Klo is None else np.logaddexp(Klo, add)
+        add = math.log(w_hi) + nhi
+        Khi = add if Khi is None else np.logaddexp(Khi, add)
+    if Klo is None:
+        Klo = np.full(Khi.shape, -np.inf)
+    return Klo, Khi
+
+
+def _kernel_bracket(s: Scenario, with_canary: bool, G: int, second_order: bool = True):
+    """(log K_lo, log K_hi): for every source (G cells of K, then the atoms at lo and hi)
+    and target (the G cells, then the atoms), bounds on the mass that one step sends from
+    the source to the target, *whatever the law of θ inside the source cell* among the
+    laws with a density whose log-slope on cell i lies in [λ⁻_i, λ⁺_i] (here the crude
+    :func:`_slope_bounds`, valid for every θ_t, t ≥ 1; :func:`_bracket_iter` uses the
+    tighter posterior bounds of :func:`_posterior_mean_bounds`).
+
+    The step is y = Π_K(x + dr + τZ) with dr the batch drift.  For a cell source the mean
+    m = x + dr ranges over [c − h/2 + dr, c + h/2 + dr] (± Ld·h/2 for a non-constant
+    drift); the target mass as a function of m is unimodal (a cell: peak at the cell's
+    midpoint) or monotone (an atom), so its min and max over the range are at the ends or
+    at the peak (the first-order bracket).  For a constant drift the log target mass is
+    concave in x (Prékopa: an interval convolved with a Gaussian is log-concave), so
+      upper: log f(x) ≤ log f(c) + f'/f(c)·(x − c)   (tangent),
+      lower: log f(x) ≥ chord through the cell's two ends,
+    and E[e^{s(x−c)}] under any density with log-slope in [λ⁻, λ⁺] lies between the
+    values under e^{λ⁻u} and e^{λ⁺u} (monotone likelihood ratio ⇒ stochastic order):
+    a second-order bracket.  The tighter of the two is kept.  Atom sources are points:
+    exact up to round-off.  Weights enter as [w_lo, w_hi]; a ``free`` component adds
+    its weight bound times the largest mass over its whole drift range to K_hi only."""
+    lo, hi = s.domain
+    h = (hi - lo) / G
+    pieces, _ = _kernel_pieces(s, with_canary, G)
+    if not second_order:
+        pieces = [(a, b, c, d, None) for a, b, c, d, _ in pieces]
+    edges = lo + h * np.arange(G + 1)
+    comps = _bracket_components(s, with_canary, np.concatenate(
+        [lo + h * (np.arange(G) + 0.5), [lo, hi]]))
+    lam_lo, lam_hi = _slope_bounds(s, comps, edges)[:2]
+    return _assemble(pieces, lam_lo, lam_hi, h)
+
+
+def _dens_kernel(s: Scenario, with_canary: bool, G: int):
+    """(log k_lo, log k_hi), shape (G + 2, G): bounds on the transition *density*
+    Σ w φ_τ(y − x − dr) over x in source i (cells, atoms) and y in target cell j."""
+    lo, hi = s.domain
+    h = (hi - lo) / G
+    tau = s.eta * s.sigma_dp
+    edges = lo + h * np.arange(G + 1)
+    edges[-1] = hi
+    src = np.concatenate([lo + h * (np.arange(G) + 0.5), [lo, hi]])
+    klo = khi = None
+    c0 = -math.log(tau * math.sqrt(2 * math.pi))
+    for cp in _bracket_components(s, with_canary, src):
+        ml, mh = _mean_range(cp, src, G, h)
+        ulo = edges[None, :-1] - mh[:, None]
+        uhi = edges[None, 1:] - ml[:, None]
+        near = np.where((ulo <= 0) & (uhi >= 0), 0.0, np.minimum(np.abs(ulo), np.abs(uhi)))
+        far = np.maximum(np.abs(ulo), np.abs(uhi))
+        dlo, dhi = _widen(c0 - far * far / (2 * tau * tau), c0 - near * near / (2 * tau * tau))
+        if cp.w_lo > 0:
+            add = math.log(cp.w_lo) + dlo
+            klo = add if klo is None else np.logaddexp(klo, add)
+        add = math.log(cp.w_hi) + dhi
+        khi = add if khi is None else np.logaddexp(khi, add)
+    if klo is None:
+        klo = np.full(khi.shape, -np.inf)
+    return klo, khi
+
+
+def _posterior_mean_bounds(llo, lhi, klo, khi, pos_lo, pos_hi):
+    """[E_min(j), E_max(j)]: bounds on the posterior mean of the source position x given
+    y in target cell j, for any law whose source masses lie in [e^llo, e^lhi] and any
+    kernel in [e^klo, e^khi] (source order: ``pos_lo``/``pos_hi`` are each source's
+    position range, ascending).  The extreme of a ratio Σ W v / Σ W over boxes of W is at
+    a threshold: upper weights above it, lower below (scanned with prefix sums)."""
+    Llo = llo[:, None] + klo
+    Lhi = lhi[:, None] + khi
+    M = np.max(Lhi, axis=0, keepdims=True)
+    M = np.where(np.isfinite(M), M, 0.0)
+    with np.errstate(over="ignore", invalid="ignore"):
+        l = np.exp(Llo - M)
+        u = np.exp(Lhi - M)
+    z = np.zeros((1, l.shape[1]))
+
+    def scan(first, second, v):
+        # threshold k: sources i < k weigh `first`, i >= k weigh `second`
+        A = np.concatenate([z, np.cumsum(first, axis=0)])
+        Av = np.concatenate([z, np.cumsum(first * v[:, None], axis=0)])
+        B = np.concatenate([np.cumsum(second[::-1], axis=0)[::-1], z])
+        Bv = np.concatenate([np.cumsum((second * v[:, None])[::-1], axis=0)[::-1], z])
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return (Av + Bv) / (A + B)
+
+    r = scan(l, u, pos_hi)
+    emax = np.max(np.where(np.isfinite(r), r, -np.inf), axis=0)
+    r = scan(u, l, pos_lo)
+    emin = np.min(np.where(np.isfinite(r), r, np.inf), axis=0)
+    span = float(pos_hi[-1] - pos_lo[0])
+    slack = 8 * _U * len(pos_lo) * (abs(pos_lo[0]) + abs(pos_hi[-1]) + span) + 1e-250 * span
+    emax = np.where(np.isfinite(emax), np.minimum(emax + slack, pos_hi[-1]), pos_hi[-1])
+    emin = np.where(np.isfinite(emin), np.maximum(emin - slack, pos_lo[0]), pos_lo[0])
+    return emin, emax
+
+
+def _log_chi_cells(x: np.ndarray, a: float, n: int = 32) -> np.ndarray:
+    """Upper bounds on log E[r^α] over laws of r > 0 with E r = 1 and max log r − min
+    log r ≤ x, for an array of x.  The chord value E(x1, x2) = ((B−1)A^α + (1−A)B^α)/(B−A),
+    A = e^{−x1} ≤ 1 ≤ B = e^{x2}, x1 + x2 = x, is the sup for a given split and grows with
+    x1 and x2, so on a grid x1_k = kx/n the sup over x1 ∈ [x1_k, x1_{k+1}] is at most
+    E(x1_{k+1}, x − x1_k); each x takes the smaller of this grid bound and the Taylor bound log E[r^α] ≤ α(α−1)/2·B^{max(α−2,0)}·Var(r),
+    Var(r) ≤ (B−1)(1−A) ≤ x1·x2·e^{x2} ≤ e^x·x²/4 (Bhatia–Davis)."""
+    x = np.maximum(np.asarray(x, float), 0.0)
+    k = np.arange(n)[None, :]
+    x1 = x[:, None] * (k + 1) / n
+    x2 = x[:, None] - x[:, None] * k / n
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        t1 = np.log(np.expm1(x2)) - a * x1
+        t2 = np.log(-np.expm1(-x1)) + a * x2
+        v = np.logaddexp(t1, t2) - x2 - np.log(-np.expm1(-(x1 + x2)))
+    v = np.where((x1 > 0) & (x2 > 0), v, 0.0)
+    grid = np.max(v, axis=1) * (1 + 1e-9) + 1e-14 * (1 + a * x)
+    with np.errstate(over="ignore"):
+        taylor = a * (a - 1) / 8 * x * x * np.exp((max(a, 2.0) - 1) * x) * (1 + 1e-12)
+    out = np.minimum(np.where(np.isfinite(grid), grid, np.inf), taylor)
+    return np.where(x > 0, out, 0.0)
+
+
+def _slope_bounds(s: Scenario, comps: list[_BComp], edges: np.ndarray):
+    """[λ⁻_i, λ⁺_i]: bounds on d/dy log p_t(y) for y in cell i, any t ≥ 1.  The density
+    of θ_t on the interior is Σ w ∫ μ_{t−1}(dx) φ_τ(y − x − dr), so its log-slope is the
+    posterior mean of (x + dr − y)/τ², with x ∈ K and dr in the drifts' range."""
+    lo, hi = edges[0], edges[-1]
+    tau = s.eta * s.sigma_dp
+    h = edges[1] - edges[0]
+    dmin = min((-cp.Ld if cp.free else float(np.min(cp.dr)) - cp.Ld * h / 2) for cp in comps)
+    dmax = max((cp.Ld if cp.free else float(np.max(cp.dr)) + cp.Ld * h / 2) for cp in comps)
+    tau2 = tau * tau
+    lam_lo = (lo + dmin - edges[1:]) / tau2
+    lam_hi = (hi + dmax - edges[:-1]) / tau2
+    pad = 1e-12 * (np.abs(lam_lo) + np.abs(lam_hi) + 1)
+    return lam_lo - pad, lam_hi + pad, (dmin, dmax)
+
+
+def _first_step(s: Scenario, with_canary: bool, G: int):
+    """Bracket of the log masses of θ_1 (θ_0 is a point: exact up to round-off and the
+    free component's contribution)."""
+    lo, hi = s.domain
+    h = (hi - lo) / G
+    tau = s.eta * s.sigma_dp
+    edges = lo + h * np.arange(G + 1)
+    edges[-1] = hi
+    x0 = np.array([s.theta0])
+    lo_, hi_ = np.full(G + 2, -np.inf), np.full(G + 2, -np.inf)
+    for cp in _bracket_components(s, with_canary, x0):
+        if cp.free:
+            fl = _log_target_mass(x0 - cp.Ld, edges, tau)[0]
+            fh = _log_target_mass(x0 + cp.Ld, edges, tau)[0]
+            mids = (edges[:-1] + edges[1:]) / 2
+            f = np.maximum(fl, fh)
+            inside = (x0[0] - cp.Ld <= mids) & (mids <= x0[0] + cp.Ld)
+            f[:G] = np.where(inside, float(_log_cell(np.array([-h / (2 * tau)]),
+                                                     np.array([h / (2 * tau)]))[0]), f[:G])
+            hi_ = np.logaddexp(hi_, math.log(cp.w_hi) + f + _EPS_K * (1 + np.abs(f)))
+            continue
+        f = _log_target_mass(x0 + cp.dr, edges, tau)[0]
+        flo, fhi = _widen(f, f)
+        if cp.w_lo > 0:
+            lo_ = np.logaddexp(lo_, math.log(cp.w_lo) + flo)
+        hi_ = np.logaddexp(hi_, math.log(cp.w_hi) + fhi)
+    return lo_, hi_
+
+
+def _lse_step(lp: np.ndarray, K: np.ndarray) -> tuple[np.ndarray, float]:
+    """log Σ_i exp(lp_i + K_ij) and a bound on its absolute round-off."""
+    x = lp[:, None] + K
+    fin = x[np.isfinite(x)]
+    big = float(np.max(np.abs(fin))) if fin.size else 0.0
+    return _lse(x, axis=0), 4 * _U * big + 2 * _U * (len(lp) + 2)
+
+
+def _clamp_total(llo: np.ndarray, lhi: np.ndarray):
+    """Tighten with the total mass 1: m_hi(j) ≤ 1 − Σ_{k≠j} m_lo(k) and
+    m_lo(j) ≥ 1 − Σ_{k≠j} m_hi(k) (computed in float with a round-off slack)."""
+    n = len(llo)
+    lhi = np.minimum(lhi, 0.0)
+    mlo, mhi = np.exp(llo), np.exp(lhi)
+    slo, shi = float(mlo.sum()), float(mhi.sum())
+    slack = 4 * _U * (n + 2) * max(1.0, shi) + 1e-300
+    cap = 1.0 - (slo - mlo) + slack
+    with np.errstate(divide="ignore", invalid="ignore"):
+        lhi = np.where(cap < mhi, np.log(np.maximum(cap, 1e-300)), lhi)
+        flo = 1.0 - (shi - mhi) - slack
+        llo = np.where(flo > mlo, np.log(np.where(flo > 0, flo, 1.0)), llo)
+    llo = np.minimum(llo, lhi)
+    return llo, lhi
+
+
+def _bracket_iter(s: Scenario, with_canary: bool, G: int, T: int):
+    """Yield ``(t, log m_lo, log m_hi, post)`` for t = 1..T: certified brackets of the
+    masses of θ_t on the G cells of K and the two end atoms (last two entries), round-off
+    included, and ``post = (E_min, E_max, dr_min, dr_max)``: for y in cell j the density
+    of θ_t has log-slope E[x + dr − y | y]/τ² with E[x | y] in [E_min(j), E_max(j)] and dr
+    in [dr_min, dr_max] (:func:`_posterior_mean_bounds` from the masses of θ_{t−1}; θ_0 is
+    a point).  The true mass sent from source cell i to target j is m_t(i)·E[f_j(x) | x ∈
+    cell i] ∈ [m_lo(i)·K_lo(i, j), m_hi(i)·K_hi(i, j)] (:func:`_kernel_bracket`, with the
+    within-cell log-slope bounds of ``post``)."""
+    lo, hi = s.domain
+    h = (hi - lo) / G
+    tau2 = (s.eta * s.sigma_dp) ** 2
+    edges = lo + h * np.arange(G + 1)
+    edges[-1] = hi
+    d0 = _drift_range(_bracket_components(s, with_canary, np.array([s.theta0])), h)
+    th = np.full(G, float(s.theta0))
+    post = (th, th, d0[0], d0[1])
+    lo_, hi_ = _clamp_total(*_first_step(s, with_canary, G))
+    yield 1, lo_, hi_, post
+    if T < 2:
+        return
+    pieces, dr = _kernel_pieces(s, with_canary, G)
+    klo, khi = _dens_kernel(s, with_canary, G)
+    order = np.concatenate([[G], np.arange(G), [G + 1]])
+    klo, khi = klo[order], khi[order]
+    pos_lo = np.concatenate([[lo], edges[:-1], [hi]])
+    pos_hi = np.concatenate([[lo], edges[1:], [hi]])
+    for t in range(2, T + 1):
+        emin, emax, d_lo, d_hi = post
+        lam_lo = (emin + d_lo - edges[1:]) / tau2
+        lam_hi = (emax + d_hi - edges[:-1]) / tau2
+        pad = 1e-12 * (np.abs(lam_lo) + np.abs(lam_hi) + 1)
+        Klo, Khi = _assemble(pieces, lam_lo - pad, lam_hi + pad, h)
+        emin, emax = _posterior_mean_bounds(lo_[order], hi_[order], klo, khi, pos_lo, pos_hi)
+        post = (emin, emax, dr[0], dr[1])
+        nlo, dlo = _lse_step(lo_, Klo)
+        nhi, dhi = _lse_step(hi_, Khi)
+        lo_, hi_ = _clamp_total(nlo - dlo, nhi + dhi)
+        yield t, lo_, hi_, post
+
+
+def _dc_bracket(s: Scenario, a: float, G: int, t: int, P, Q, postP, postQ):
+    """(lower, upper) of D_α for both orders at step t from the mass brackets P = (lo, hi)
+    and Q, plus the round-off of the final sums.  Lower: data processing on the partition
+    (G cells + atoms), Σ p_lo^α q_hi^{1−α}.  Upper: on each cell ∫ p^α q^{1−α} =
+    P^α Q^{1−α}·E_ρq[(ρp/ρq)^α] where ρ are the within-cell normalised densities; the
+    slope of log(p/q) is (E_P[x + dr | y] − E_Q[x + dr | y])/τ², bounded from ``post``
+    of both laws, so log(ρp/ρq) varies by at most x_j = h·max|slope| over cell j, with
+    mean-1 ratio under ρq, and the chord bound χ of r^α applies
+    (:func:`_log_chi_cells`); the atoms are exact point masses."""
+    (plo, phi), (qlo, qhi) = P, Q
+    lo, hi = s.domain
+    h = (hi - lo) / G
+    tau2 = (s.eta * s.sigma_dp) ** 2
+    A = (postP[0] + postP[2]) - (postQ[1] + postQ[3])
+    B = (postP[1] + postP[3]) - (postQ[0] + postQ[2])
+    xw = h * np.maximum(np.abs(A), np.abs(B)) / tau2 * (1 + 1e-12) + 1e-300
+    lchi = _log_chi_cells(xw, a)
+    out, rnd = [], 0.0
+    for (alo, ahi), (blo, bhi) in (((plo, phi), (qlo, qhi)), ((qlo, qhi), (plo, phi))):
+        with np.errstate(invalid="ignore"):
+            low_t = a * alo + (1 - a) * bhi
+            up_t = a * ahi + (1 - a) * blo
+        up_t = np.where(np.isfinite(ahi), up_t, -np.inf)
+        low_t = np.where(np.isnan(low_t), -np.inf, low_t)
+        if np.any(np.isposinf(up_t)) or np.any(np.isnan(up_t)):
+            out.append((float(_lse(low_t)) / (a - 1), math.inf))
+            continue
+        up_t[:G] = up_t[:G] + lchi
+        lo_v = float(_lse(low_t)) / (a - 1)
+        up_v = float(_lse(up_t)) / (a - 1)
+        fin = np.concatenate([low_t[np.isfinite(low_t)], up_t[np.isfinite(up_t)]])
+        tmax = float(np.max(np.abs(fin))) if fin.size else 0.0
+        rnd = max(rnd, (4 * _U * tmax + 2 * _U * (G + 4)) / (a - 1))
+        out.append((lo_v, up_v))
+    return out[0], out[1], rnd
+
+
+#: cost cap of one certified call (dense log-sum-exp entries: 4 brackets × T × (G+2)²)
+CERT_COST_MAX = 5e7
+#: largest grid the certified accountant raises G to on its own
+CERT_G_AUTO = 1024
 
 
 def _check_cert_G(G) -> int:
@@ -793,76 +1187,167 @@ def _exact_gc(s: Scenario, a: float, T: int, t0: float) -> "GridResult":
                       0.0, 0.0, time.perf_counter() - t0)
 
 
+def certified_bracket(s: Scenario, alpha, Ts, *, G: int = 512):
+    """``{t: ((fw_lo, fw_hi), (bw_lo, bw_hi), roundoff)}``: certified lower and upper
+    bounds on D_α of θ_t, both orders, for DPSGD-DC on G cells of K (see
+    :func:`certified_rdp`); the final sums' round-off is reported apart (every earlier
+    rounding is inside the bounds).  Costs 4·T·(G+2)² dense log-sum-exp entries."""
+    a = _check_alpha(alpha)
+    if s.domain is None:
+        raise ValueError("certified_bracket needs a DPSGD-DC scenario (a domain)")
+    G = _check_cert_G(G)
+    Ts = sorted({_check_T(int(t), MAX_T_GRID) for t in Ts})
+    return dict(_bracket_rows(s, a, G, Ts))
+
+
+def _bracket_rows(s: Scenario, a: float, G: int, Ts, stop=None):
+    """Yield ``(t, (fw, bw, rnd))`` at the wanted t; ``stop(t, br)``, asked at the wanted t
+    and at ~16 checkpoints, ends the pass early when it returns True (the bracket is
+    already hopeless: refusing is always sound)."""
+    want = set(Ts)
+    every = max(1, Ts[-1] // 16)
+    for (t, plo, phi, pp), (_, qlo, qhi, pq) in zip(_bracket_iter(s, True, G, Ts[-1]),
+                                                  _bracket_iter(s, False, G, Ts[-1])):
+        if t in want or (stop is not None and t % every == 0):
+            br = _dc_bracket(s, a, G, t, (plo, phi), (qlo, qhi), pp, pq)
+            if t in want:
+                yield t, br
+            if stop is not None and stop(t, br):
+                return
+
+
+def _judge(s: Scenario, a: float, t: int, G: int, br, rel_tol: float, t0: float):
+    """A GridResult from a bracket (midpoint ± half-width + round-off), or the reason
+    for refusing it."""
+    (flo, fhi), (blo, bhi), rnd = br
+    if not all(math.isfinite(x) for x in (flo, fhi, blo, bhi, rnd)):
+        return (f"certified error unbounded (forward in [{flo:.3g}, {fhi:.3g}], backward in "
+                f"[{blo:.3g}, {bhi:.3g}], α = {a:g}, T = {t}, G = {G}): no value returned")
+    if flo > fhi + 2 * rnd or blo > bhi + 2 * rnd:
+        raise AssertionError(f"certified bracket inverted: {br!r}")   # a bug, not a refusal
+    fw, bw = (flo + fhi) / 2, (blo + bhi) / 2
+    err = max(fhi - flo, bhi - blo) / 2 + rnd
+    if err > rel_tol * max(fw, bw, 1e-6):
+        return (f"certified error {err:.3g} exceeds {rel_tol:g}·value (D_α in "
+                f"[{min(flo, blo):.6g}, {max(fhi, bhi):.6g}], α = {a:g}, T = {t}, G = {G}): "
+                "no value returned")
+    return GridResult(s.name, a, t, fw, bw, err, int(G), 0.0, 0.0, time.perf_counter() - t0)
+
+
 def certified_curve(s: Scenario, alpha, Ts, *, G: int = 512, rel_tol: float = 0.05,
-                    strict: bool = True) -> list["GridResult"]:
-    """:func:`certified_rdp` at several T from one pass (G and G/2 evolved together).
-    ``strict``: raise :class:`AccountantError` at the first T whose bound is too large;
-    else that row has NaN values, an infinite error and the reason in ``refused``."""
+                    strict: bool = True, G_max: int | None = None) -> list["GridResult"]:
+    """:func:`certified_rdp` at several T from one pass per grid.  Rows the bracket on
+    ``G`` cells cannot certify to ``rel_tol`` are retried on 2G, 4G, ... up to ``G_max``
+    (default max(G, CERT_G_AUTO)) while the cost 4·T·(G+2)² stays within CERT_COST_MAX.
+    ``strict``: raise :class:`AccountantError` if a T stays refused; else that row has
+    NaN values, an infinite error and the reason in ``refused``."""
     a = _check_alpha(alpha)
     Ts = sorted({_check_T(int(t), MAX_T_GRID) for t in Ts})
     if not Ts:
         raise ValueError("Ts must be a non-empty list of integers >= 1")
     G = _check_cert_G(G)
+    G_max = _check_cert_G(max(G, CERT_G_AUTO) if G_max is None else max(G, G_max))
     t0 = time.perf_counter()
     if s.domain is None:
         return [_exact_gc(s, a, t, t0) for t in Ts]
-    want = set(Ts)
+    done: dict[int, GridResult] = {}
+    why: dict[int, str] = {}
+    spent, Gx = 0.0, G
+    todo = list(Ts)
+    while todo:
+        cost = 4.0 * todo[-1] * (Gx + 2) ** 2
+        if Gx > G and spent + cost > CERT_COST_MAX:
+            break
+        spent += cost
+        # doublings still possible after this pass; the bracket shrinks at best like 1/G²
+        k, g2, c2 = 0, Gx * 2, spent
+        while g2 <= G_max and c2 + 4.0 * todo[-1] * (g2 + 2) ** 2 <= CERT_COST_MAX:
+            c2 += 4.0 * todo[-1] * (g2 + 2) ** 2
+            k, g2 = k + 1, g2 * 2
+        reach = 4.0 ** k
+        last = todo[-1]
+
+        def hopeless(t, br, reach=reach, last=last):
+            (flo, fhi), (blo, bhi), rnd = br
+            if not math.isfinite(fhi + bhi):
+                return False
+            half = max(fhi - flo, bhi - blo) / 2 + rnd
+            # D_α(θ_T) grows at most ~linearly in T here: a generous allowance
+            scale = max(fhi, bhi) * max(1.0, last / t)
+            return half > reach * rel_tol * max(scale, 1e-6)
+
+        for t in todo:
+            why.pop(t, None)            # the reasons of this pass replace the last pass's
+        for t, br in _bracket_rows(s, a, Gx, todo, hopeless):
+            got = _judge(s, a, t, Gx, br, rel_tol, t0)
+            if isinstance(got, GridResult):
+                done[t] = got
+                why.pop(t, None)
+            else:
+                why[t] = got
+        todo = [t for t in todo if t not in done]
+        for t in todo:
+            why.setdefault(t, f"certified error: the bracket on G = {Gx} cells was already "
+                              f"far too wide before T = {t}: no value returned")
+        if k == 0:
+            break
+        Gx *= 2
     out = []
-    its = [_log_evolve_dc_iter(s, wc, Gx, Ts[-1]) for Gx in (G, G // 2) for wc in (True, False)]
-    for (t, lp, Lp), (_, lq, Lq), (_, lp2, Lp2), (_, lq2, Lq2) in zip(*its):
-        if t in want:
-            try:
-                out.append(_certify(s, a, t, G, _log_rdp_terms(lp, lq, Lp, Lq, a, t, G),
-                                    _log_rdp_terms(lp2, lq2, Lp2, Lq2, a, t, G // 2),
-                                    rel_tol, t0))
-            except AccountantError as e:
-                if strict:
-                    raise
-                out.append(GridResult(s.name, a, t, math.nan, math.nan, math.inf, G, 0.0,
-                                      0.0, time.perf_counter() - t0, str(e)))
+    for t in Ts:
+        if t in done:
+            out.append(done[t])
+            continue
+        msg = why[t]
+        if strict:
+            raise AccountantError(msg)
+        out.append(GridResult(s.name, a, t, math.nan, math.nan, math.inf, Gx, 0.0, 0.0,
+                              time.perf_counter() - t0, msg))
     return out
 
 
 def certified_rdp(s: Scenario, alpha, *, G: int = 512, T: int | None = None,
-                  rel_tol: float = 0.05) -> "GridResult":
+                  rel_tol: float = 0.05, G_max: int | None = None) -> "GridResult":
     """D_α of the last iterate, both orders, with an error bound the value can stand on.
 
     * DPSGD-GC with a linear canary and zero-loss data: the exact Gaussian mixture
       (:func:`linear_canary_exact`, log-space quadrature); error 1e-9·max(1, value).
-    * DPSGD-DC: the law of θ_t is evolved on K (G cells + the two end atoms) entirely in
-      log masses (:func:`_log_evolve_dc`).  Nothing is floored or cut: the far tail, where
-      the add-order integrand lives at large α, is represented exactly up to round-off,
-      and the atoms receive the exact pre-projection tail masses.  The reported ``error``
-      is the sum of
-        - round-off: every log mass carries an absolute error ≤ δ = T·(4u·Lmax + 2u·(G+2))
-          (log_ndtr and log-sum-exp are relatively accurate; Lmax bounds the magnitude of
-          the log kernel), so each term p^α q^(1−α) is off by a factor ≤ e^{(2α−1)δ} and
-          D_α by ≤ (2α−1)δ/(α−1), plus the rounding of α·log p (u·max|term|/(α−1));
-        - lost / dropped mass: none (|1 − total| is at round-off level and is checked:
-          a larger defect raises);
-        - discretisation (sources at cell centres; cell coarsening): 2·max over both
-          orders of |value(G) − value(G/2)|.  This term is a refinement *estimate* with a
-          safety factor 2 (the observed convergence is second order, for which the true
-          error is ≈ |Δ|/3), not a proof; it is the only uncertified part.
-
-      What is proved and what is not.  Proved (up to the correctness of log_ndtr and
-      log-sum-exp to a few ulps): no mass is dropped, floored or truncated (every
-      tail, however small, is carried and the total is checked), the atoms get the exact
-      pre-projection tail masses of the discretised law, and the round-off term bounds
-      the floating-point error of the value *of the discrete laws*.  Not proved: that the
-      discrete laws' D_α is within the refinement term of the continuous D_α — the
-      G-cell law moves each cell's mass to its centre before the next step, and the
-      reported 2|Δ(G, G/2)| assumes monotone (second-order) convergence.  A bracket
-      (lower/upper mass vectors from the min/max of the kernel over each source cell,
-      then bounds on D_α in both orders) would make it a proof; it is not built yet.
-      Evidence instead: tests/checks/test_accountant_certified.py (T = 1, mpmath) and
-      tests/checks/test_accountant_projected.py (T = 2, 3, an independent Nyström
-      oracle; q up to 0.5, α up to 64) find every returned value within its error.
-      Where the bound exceeds ``rel_tol``·max(value, 1e-6) an :class:`AccountantError` is
-      raised instead of returning a number.
+    * DPSGD-DC: a certified bracket [lower, upper] of D_α in each order
+      (:func:`certified_bracket`); ``value`` is its midpoint and ``error`` its half-width
+      plus the round-off of the final sums, so [value − error, value + error] contains
+      the true D_α.  How:
+        - masses: K = [lo, hi] is split into G cells plus the two end atoms; lower and
+          upper vectors of the log masses of θ_t are propagated (:func:`_bracket_iter`)
+          through kernel brackets (:func:`_kernel_bracket`) that bound the mass one step
+          sends from a source cell to a target whatever the law inside the source cell
+          (first order: the unimodal Φ-difference at the ends/peak of the cell's range
+          of means; second order, constant drift: tangent/chord of the log-concave target
+          mass and the stochastic order of the within-cell laws, whose log-slope
+          (log p_t)'(y) = E[x + dr − y | y]/τ² is bounded through bounds on the posterior
+          mean of the source x given y in the cell, from the previous step's mass
+          brackets and a density-kernel bracket (:func:`_posterior_mean_bounds`: the
+          extreme of a ratio of box-constrained sums is at a threshold)); then clamped
+          with Σ masses = 1.  Every log-sum-exp and log_ndtr is widened by its
+          round-off bound, so the brackets hold in floating point.
+        - lower bound: data processing on the partition (cells + atoms): D_α of the cell
+          masses ≤ D_α of the laws, and Σ p^α q^{1−α} is increasing in p and decreasing
+          in q (α > 1), so Σ p_lo^α q_hi^{1−α} bounds it from below.
+        - upper bound: on each cell ∫ p^α q^{1−α} = P^α Q^{1−α}·E_ρq[(ρp/ρq)^α] (ρ the
+          within-cell normalised densities); log(p/q) varies by at most W·h over a cell
+          (its slope is a difference of posterior means over τ², bounded as above), so the
+          ratio, of mean 1, has a log-range ≤ Wh and the chord bound χ of r^α applies
+          (:func:`_log_chi_cells`); atoms are exact point
+          masses: Σ P_hi^α Q_lo^{1−α}·χ (cells) + Σ P_hi^α Q_lo^{1−α} (atoms).
+      If the error exceeds ``rel_tol``·max(value, 1e-6) on G cells, G is doubled (up to
+      ``G_max``, default max(G, CERT_G_AUTO), within CERT_COST_MAX); if it still does,
+      :class:`AccountantError` is raised and no number is returned.  The bracket is
+      second order in h for linear losses, first order for non-linear drifts (which are
+      then mostly refused); its width grows with T, so long runs on fine noise are
+      refused rather than estimated.  Assumed: log_ndtr and exp/log1p accurate to a few
+      ulps (a 64u relative slack is added to every kernel entry) and the declared
+      smoothness constants L of non-linear losses (the drift's Lipschitz constant).
     * anything else (DPSGD-GC with non-linear losses): the window's escaped tail has an
       unbounded likelihood ratio, so no bound can be given: :class:`AccountantError`."""
     a = _check_alpha(alpha)
     T = _check_T(s.T if T is None else T, MAX_T_GRID)
     G = _check_cert_G(G)
-    return certified_curve(s, a, [T], G=G, rel_tol=rel_tol)[0]
+    return certified_curve(s, a, [T], G=G, rel_tol=rel_tol, G_max=G_max)[0]

@@ -86,10 +86,120 @@ def test_projected_T1_against_mpmath(a, sd, D):
 def test_refuses_rather_than_under_reports_on_a_coarse_grid():
     s = make("linear-canary-dc", n=100, b=10, eta=0.1, sigma_dp=0.1, D=1.0, T=2)
     with pytest.raises(AccountantError, match="certified error"):
-        certified_rdp(s, 8.0, G=128)
+        certified_rdp(s, 8.0, G=128, G_max=128)     # no refinement of the grid allowed
 
 
 def test_nonlinear_gc_is_refused():
     s = make("quadratic-gaussian", T=2)
     with pytest.raises(AccountantError):
         certified_rdp(s, 8.0)
+
+
+def test_counterexample_tiny_divergence_near_order_one():
+    """Issue 16 item 2: projected linear canary, slope 1e-3, T = 1, α = 1.001, G = 256,
+    n = 5000 came back as 9.54e-10 ± 3.7e-10 while the truth is 3.08e-13 (mpmath; the 1/n²
+    scaling of n = 5, 50 says the same): the G vs G/2 refinement term was an estimate, not
+    a bound.  Now: an interval that contains the truth, or a refusal."""
+    n, b, eta, C, sd, D, a = 5000, 1, 1e-3, 1e-3, 0.254108672312902, 1e-3, 1.001
+    s = linear_canary(n=n, b=b, eta=eta, C=C, sigma_dp=sd, T=1, D=D)
+    fw, bw = 3.082778283360809e-13, 3.082778274620817e-13   # _dc_t1_mpmath(...), 40 digits
+    try:
+        r = certified_rdp(s, a, G=256)
+    except AccountantError:
+        return
+    assert abs(r.forward - fw) <= r.error, (r, fw)
+    assert abs(r.backward - bw) <= r.error, (r, bw)
+
+
+@pytest.mark.slow
+def test_counterexample_truth_by_mpmath():
+    fw, bw = _dc_t1_mpmath(5000, 1, 1e-3, 1e-3, 0.254108672312902, 1e-3, 1.001)
+    assert fw == pytest.approx(3.082778283360809e-13, rel=1e-6)
+    assert bw == pytest.approx(3.082778274620817e-13, rel=1e-6)
+
+
+# ---------------------------------------------------------------- the bracket (issue 16.2)
+
+def _oracle(n, b, eta, C, sd, D, T, a):
+    from test_accountant_projected import projected_rdp      # Nyström / Gauss–Legendre
+    return projected_rdp(n, b, eta, C, sd, D, T, a)
+
+
+# q = b/n from 1e-3 to 0.5, σ_eff = b·σ/C from 0.5 up, α up to 256, T = 1..3
+BRACKET_CASES = [  # n, b, sigma_dp, D, T
+    (20, 10, 0.05, 0.2, 1), (10000, 10, 0.1, 0.5, 1), (100, 10, 0.2, 0.6, 2),
+    (20, 10, 0.1, 0.3, 3), (1000, 10, 0.3, 1.0, 2)]
+
+
+@pytest.mark.parametrize("n,b,sd,D,T", BRACKET_CASES)
+def test_bracket_contains_the_oracle_or_refuses(n, b, sd, D, T):
+    s = make("linear-canary-dc", n=n, b=b, eta=0.1, C=1.0, sigma_dp=sd, D=D, T=T)
+    for a in (2.0, 16.0, 256.0):
+        fw, bw = _oracle(n, b, 0.1, 1.0, sd, D, T, a)
+        try:
+            r = certified_rdp(s, a, G=256, G_max=512)
+        except AccountantError:
+            continue
+        assert abs(r.forward - fw) <= r.error, (a, r, fw)
+        assert abs(r.backward - bw) <= r.error, (a, r, bw)
+
+
+def test_bracket_orders_and_shrinks_with_G():
+    from checks.truth.scenarios import certified_bracket
+    n, b, sd, D = 20, 10, 0.2, 0.6
+    s = make("linear-canary-dc", n=n, b=b, eta=0.1, C=1.0, sigma_dp=sd, D=D, T=2)
+    truths = {t: _oracle(n, b, 0.1, 1.0, sd, D, t, 8.0) for t in (1, 2)}
+    widths = []
+    for G in (64, 128, 256):
+        br = certified_bracket(s, 8.0, [1, 2], G=G)
+        for t, (f, bw, rnd) in br.items():
+            for (lo, hi), tr in zip((f, bw), truths[t]):
+                assert lo <= hi
+                assert lo - rnd <= tr <= hi + rnd, (G, t, lo, tr, hi)
+        widths.append(max(br[2][0][1] - br[2][0][0], br[2][1][1] - br[2][1][0]))
+    assert widths[2] < widths[1] < widths[0]
+    assert widths[2] < widths[0] / 3
+
+
+def test_lower_bound_is_the_partition_divergence_at_T1():
+    # at T = 1 the mass brackets are exact up to round-off: the lower end is D_α of the
+    # cell masses, below the truth, and within a hair of it on a fine grid
+    from checks.truth.scenarios import certified_bracket
+    s = make("linear-canary-dc", n=100, b=10, eta=0.1, C=1.0, sigma_dp=1.0, D=0.6, T=1)
+    fw, bw = _oracle(100, 10, 0.1, 1.0, 1.0, 0.6, 1, 8.0)
+    (flo, fhi), (blo, bhi), rnd = certified_bracket(s, 8.0, [1], G=512)[1]
+    assert flo <= fw <= fhi and blo <= bw <= bhi
+    assert fw - flo < 1e-3 * fw
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("q", (1e-3, 0.01, 0.1, 0.5))
+@pytest.mark.parametrize("sig", (0.5, 1.0, 2.0))
+@pytest.mark.parametrize("T", (1, 2, 3))
+def test_bracket_sweep_slow(q, sig, T):
+    b = 10
+    n = int(round(b / q))
+    sd = sig / b                      # σ_eff = b·σ/C with C = 1
+    for D in (0.2, 1.0):
+        s = make("linear-canary-dc", n=n, b=b, eta=0.1, C=1.0, sigma_dp=sd, D=D, T=T)
+        for a in (2.0, 8.0, 64.0, 256.0):
+            fw, bw = _oracle(n, b, 0.1, 1.0, sd, D, T, a)
+            try:
+                r = certified_rdp(s, a, G=512)
+            except AccountantError:
+                continue
+            assert abs(r.forward - fw) <= r.error, (a, D, r, fw)
+            assert abs(r.backward - bw) <= r.error, (a, D, r, bw)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("a,sd,D", [(8, 1.0, 0.6), (256, 0.5, 0.4), (2, 0.05, 0.5)])
+def test_bracket_T1_against_mpmath_slow(a, sd, D):
+    n, b = 100, 10
+    s = make("linear-canary-dc", n=n, b=b, eta=0.1, C=1.0, sigma_dp=sd, D=D, T=1)
+    fw, bw = _dc_t1_mpmath(n, b, 0.1, 1.0, sd, D, a)
+    try:
+        r = certified_rdp(s, float(a), G=1024)
+    except AccountantError:
+        return
+    assert abs(r.forward - fw) <= r.error and abs(r.backward - bw) <= r.error
