@@ -269,7 +269,7 @@ def render_summary(reports, console, *, seed: int, budget: int) -> None:
             key = f"printed {s.verdict.value}, other reading {'/'.join(verdicts)}"
             groups.setdefault(key, []).append(s.id)
         # one line per group (counted and explained in the last line of the view)
-        # ids grouped by paper, the paper key said once ("liang-aaai: prop-3.8/… · …")
+        # ids grouped by paper, the paper key said once ("KEY: thm-1/eq-2 · lem-3/eq-4")
         for key, ids in groups.items():
             by_paper: dict[str, list[str]] = {}
             for i in ids:
