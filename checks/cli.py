@@ -269,15 +269,16 @@ def render_summary(reports, console, *, seed: int, budget: int) -> None:
             key = f"printed {s.verdict.value}, other reading {'/'.join(verdicts)}"
             groups.setdefault(key, []).append(s.id)
         # one line per group (counted and explained in the last line of the view)
-        # ids grouped by paper, the paper key said once ("KEY: thm-1/eq-2 · lem-3/eq-4")
+        # ids grouped by paper and result, each said once ("KEY: thm-1 (eq-2, eq-3) · …")
         for key, ids in groups.items():
-            by_paper: dict[str, list[str]] = {}
+            by_paper: dict[str, dict[str, list[str]]] = {}
             for i in ids:
                 pk, _, rest = i.partition(":")
-                by_paper.setdefault(pk, []).append(rest)
+                rid, _, label = rest.partition("/")
+                by_paper.setdefault(pk, {}).setdefault(rid, []).append(label)
             console.print(Text(f"  {key}: ").append("; ".join(
-                f"{pk}: " + " · ".join(rs) for pk, rs in by_paper.items())),
-                markup=False, highlight=False)
+                f"{pk}: " + " · ".join(f"{rid} ({', '.join(ls)})" for rid, ls in rs.items())
+                for pk, rs in by_paper.items())), markup=False, highlight=False)
     data = report_json(reports, seed=0, budget=0)
     # the counts on two lines (the default view of a paper must stay short)
     console.print(summary_line("steps", data["summary"]) + "   "

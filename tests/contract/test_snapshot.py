@@ -85,7 +85,8 @@ def test_default_view_of_the_main_paper_fits_60_lines(reports):
         for s in rep.steps:
             if s.verdict.value == "REFUTED" and not s.depends_on_reading:
                 assert any(line.startswith(f"  {s.id}  ") for line in lines), s.id
-            if s.depends_on_reading:     # named under its paper: "liang-aaai: prop-3.8/…"
+            if s.depends_on_reading:     # named under its paper and result: "KEY: R (label, …)"
                 pk, _, rest = s.id.partition(":")
-                flat = text.replace("\n", "")
-                assert f"{pk}: " in flat and rest in flat, s.id
+                rid, _, label = rest.partition("/")
+                flat = " ".join(text.split())        # wrapped lines keep a trailing space
+                assert f"{pk}: " in flat and f"{rid} (" in flat and label in flat, s.id
