@@ -104,7 +104,20 @@ class Composition(Mechanism):
 
 
 @dataclass(frozen=True)
-class NoisySGD(Mechanism):
+class _Iterative(Mechanism):
+    """Base of the iterative SGD mechanisms: their ``release`` and ``sampling`` fields are
+    checked here, once."""
+
+    def __post_init__(self):
+        super().__post_init__()
+        if self.release not in RELEASES:
+            raise ValueError(f"release must be one of {RELEASES}, got {self.release!r}")
+        if self.sampling not in SAMPLINGS:
+            raise ValueError(f"sampling must be one of {SAMPLINGS}, got {self.sampling!r}")
+
+
+@dataclass(frozen=True)
+class NoisySGD(_Iterative):
     """Noisy (projected) SGD with per-example gradient clipping, DP-SGD as most papers
     write it::
 
@@ -127,16 +140,9 @@ class NoisySGD(Mechanism):
     sampling: str = "poisson"
     release: str = "last"
 
-    def __post_init__(self):
-        super().__post_init__()
-        if self.release not in RELEASES:
-            raise ValueError(f"release must be one of {RELEASES}, got {self.release!r}")
-        if self.sampling not in SAMPLINGS:
-            raise ValueError(f"sampling must be one of {SAMPLINGS}, got {self.sampling!r}")
-
 
 @dataclass(frozen=True)
-class NormalizedSGD(Mechanism):
+class NormalizedSGD(_Iterative):
     """Noisy SGD with per-example *regularised normalisation* (DP-NSGD)::
 
         θ_{t+1} = θ_t − η ( (1/b) Σ_{ξ∈B_t} ∇l_ξ(θ_t) / (r + ‖∇l_ξ(θ_t)‖) + ζ_t ),
@@ -155,16 +161,9 @@ class NormalizedSGD(Mechanism):
     sampling: str = "fixed"
     release: str = "last"
 
-    def __post_init__(self):
-        super().__post_init__()
-        if self.release not in RELEASES:
-            raise ValueError(f"release must be one of {RELEASES}, got {self.release!r}")
-        if self.sampling not in SAMPLINGS:
-            raise ValueError(f"sampling must be one of {SAMPLINGS}, got {self.sampling!r}")
-
 
 @dataclass(frozen=True)
-class ErrorFeedbackSGD(Mechanism):
+class ErrorFeedbackSGD(_Iterative):
     """Noisy SGD with clipped error feedback (two clipping thresholds, a hidden error
     buffer e_t that is never released)::
 
@@ -187,13 +186,6 @@ class ErrorFeedbackSGD(Mechanism):
     T: sp.Expr
     sampling: str = "poisson"
     release: str = "all"
-
-    def __post_init__(self):
-        super().__post_init__()
-        if self.release not in RELEASES:
-            raise ValueError(f"release must be one of {RELEASES}, got {self.release!r}")
-        if self.sampling not in SAMPLINGS:
-            raise ValueError(f"sampling must be one of {SAMPLINGS}, got {self.sampling!r}")
 
 
 @dataclass(frozen=True)
