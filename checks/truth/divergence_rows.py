@@ -691,9 +691,8 @@ def _search_points(space, budget: int, seed: int, consider) -> int:
     number of points examined."""
     from hypothesis import HealthCheck, Phase, assume, given, settings, target
     from hypothesis import seed as hseed
-    import hypothesis.strategies as st
 
-    from checks import falsify
+    from checks.truth.statements import point_strategy
     names = {d.sym.name for d in space.doms}
     count = 0
     for a in ANCHORS:
@@ -705,8 +704,7 @@ def _search_points(space, budget: int, seed: int, consider) -> int:
     if k == 0:
         return count
     n = max(2, min(24, budget // 500))
-    point = st.tuples(st.lists(st.integers(0, falsify.N_MODES - 1), min_size=k, max_size=k),
-                      st.lists(st.floats(0, 1, allow_nan=False), min_size=k, max_size=k))
+    point = point_strategy(k)
 
     @hseed(seed)
     @settings(max_examples=n, database=None, deadline=None, derandomize=False,

@@ -585,17 +585,24 @@ def _no_point(stmt, prov, ev, space) -> Outcome:
                           f"scenario could be evaluated ({'; '.join(why) or 'none drawn'})")
 
 
-def _hypothesis_phase(space: Space, consider, n: int, seed: int) -> None:
-    from hypothesis import HealthCheck, Phase, given, settings, target
-    from hypothesis import seed as hseed
+def point_strategy(k: int):
+    """Hypothesis strategy for one point of a :class:`Space` with ``k`` domains: a sampling
+    mode and a uniform per domain, read by :meth:`Space.from_modes`."""
     import hypothesis.strategies as st
 
     from checks import falsify
+    return st.tuples(st.lists(st.integers(0, falsify.N_MODES - 1), min_size=k, max_size=k),
+                     st.lists(st.floats(0, 1, allow_nan=False), min_size=k, max_size=k))
+
+
+def _hypothesis_phase(space: Space, consider, n: int, seed: int) -> None:
+    from hypothesis import HealthCheck, Phase, given, settings, target
+    from hypothesis import seed as hseed
+
     k = len(space.doms)
     if k == 0 or n <= 0:
         return
-    point = st.tuples(st.lists(st.integers(0, falsify.N_MODES - 1), min_size=k, max_size=k),
-                      st.lists(st.floats(0, 1, allow_nan=False), min_size=k, max_size=k))
+    point = point_strategy(k)
 
     @hseed(seed)
     @settings(max_examples=n, database=None, deadline=None, derandomize=False,
