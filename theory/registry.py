@@ -101,12 +101,8 @@ def _from_module(mod, source: str, path: str = "") -> LoadedPaper:
 
 # ----------------------------------------------------------------------------- discovery
 def _builtin() -> list[LoadedPaper]:
-    import theory.papers as pkg
-    names = list(getattr(pkg, "BUILTIN", ()))
-    names += sorted(m.name for m in pkgutil.iter_modules(pkg.__path__)
-                    if m.ispkg and m.name not in names)
     out = []
-    for name in names:
+    for name in _builtin_names():
         modname = f"theory.papers.{name}"
         try:
             mod = importlib.import_module(modname)
