@@ -1266,15 +1266,19 @@ def certified_curve(s: Scenario, alpha, Ts, *, G: int = 512, rel_tol: float = 0.
             k, g2 = k + 1, g2 * 2
         reach = 4.0 ** k
         last = todo[-1]
+        stopped = []
 
-        def hopeless(t, br, reach=reach, last=last):
+        def hopeless(t, br, reach=reach, last=last, stopped=stopped):
             (flo, fhi), (blo, bhi), rnd = br
             if not math.isfinite(fhi + bhi):
                 return False
             half = max(fhi - flo, bhi - blo) / 2 + rnd
             # D_α(θ_T) grows at most ~linearly in T here: a generous allowance
             scale = max(fhi, bhi) * max(1.0, last / t)
-            return half > reach * rel_tol * max(scale, 1e-6)
+            if half > reach * rel_tol * max(scale, 1e-6):
+                stopped.append(t)
+                return True
+            return False
 
         for t in todo:
             why.pop(t, None)            # the reasons of this pass replace the last pass's
@@ -1289,7 +1293,13 @@ def certified_curve(s: Scenario, alpha, Ts, *, G: int = 512, rel_tol: float = 0.
         for t in todo:
             why.setdefault(t, f"certified error: the bracket on G = {Gx} cells was already "
                               f"far too wide before T = {t}: no value returned")
-        if k == 0:
+        if stopped:
+            # the pass ended at step stopped[0] because even the k doublings left, at the
+            # best shrink 1/G², could not bring the bracket there to rel_tol·value (with
+            # the value allowed to grow ∝ T): every T from there on is as hopeless, and a
+            # finer pass would only refuse it later at 4× the cost.  Earlier T go on.
+            todo = [t for t in todo if t < stopped[0]]
+        if k == 0 or not todo:
             break
         Gx *= 2
     out = []
