@@ -312,8 +312,13 @@ def check_result(result: Result, table: SymbolTable | None = None
     result's paper's table from the registry; for a result of no registered paper, the
     table in force through :class:`using`).  Returns (relations checked, findings)."""
     if table is None:
-        from theory.registry import papers, symbols_of
-        table = symbols_of(result.paper) if result.paper in papers() else _TABLE.get()
+        from theory import registry
+        try:        # one paper's package only (the whole registry costs ~5 s to load)
+            registry.paper(result.paper)
+        except KeyError:
+            table = _TABLE.get()
+        else:
+            table = registry.symbols_of(result.paper)
     with using(table):
         return _check_result(result)
 
