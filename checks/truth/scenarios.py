@@ -1127,6 +1127,57 @@ def _bracket_iter(s: Scenario, with_canary: bool, G: int, T: int):
         yield t, lo_, hi_, post
 
 
+#: laws kept by :func:`_bracket_laws` (most recently used first) and the largest one kept
+_LAW_MEMO: "dict[tuple, _LawMemo]" = {}
+_LAW_MEMO_KEYS = 8
+_LAW_MEMO_CELLS = 2 ** 19          # T·(G + 2) of one kept law at most (~4 arrays of it)
+
+
+@dataclass
+class _LawMemo:
+    items: list
+    gen: object
+
+
+def _law_key(s: Scenario, with_canary: bool, G: int):
+    """What the mass brackets of :func:`_bracket_iter` depend on (everything but T), or
+    None when a loss is not linear (its gradient is a function: no exact key)."""
+    losses = [s.canary] + [l for _, l in s.groups]
+    if any(l.constant_grad is None for l in losses):
+        return None
+    lk = lambda l: (float(l.constant_grad), float(l.L), l.convex, float(l.mu))  # noqa: E731
+    return (s.algorithm, lk(s.canary), tuple((int(c), lk(l)) for c, l in s.groups), int(s.n),
+            int(s.b), float(s.eta), float(s.C), float(s.sigma_dp), tuple(map(float, s.domain)),
+            float(s.theta0), bool(with_canary), int(G))
+
+
+def _bracket_laws(s: Scenario, with_canary: bool, G: int, T: int):
+    """:func:`_bracket_iter`, remembered: the statement checks ask for the same law (an
+    anchor scenario, the same scenario at another order α — the masses do not depend on
+    α) many times in one process; a remembered law replays its steps and goes on from
+    where it stopped.  Only laws with linear losses (an exact key) and T·(G + 2) ≤
+    ``_LAW_MEMO_CELLS`` are kept; the replayed arrays are read-only."""
+    key = _law_key(s, with_canary, G)
+    if key is None or T * (G + 2) > _LAW_MEMO_CELLS:
+        yield from _bracket_iter(s, with_canary, G, T)
+        return
+    memo = _LAW_MEMO.pop(key, None)
+    if memo is None:
+        # the underlying pass runs as far as any caller asks (T only bounds its loop)
+        memo = _LawMemo([], _bracket_iter(s, with_canary, G, _LAW_MEMO_CELLS // (G + 2)))
+    _LAW_MEMO[key] = memo                              # most recently used: last
+    while len(_LAW_MEMO) > _LAW_MEMO_KEYS:
+        _LAW_MEMO.pop(next(iter(_LAW_MEMO)))
+    for t in range(1, T + 1):
+        if t > len(memo.items):
+            item = next(memo.gen)
+            for x in (item[1], item[2], *item[3][:2]):
+                if isinstance(x, np.ndarray):
+                    x.flags.writeable = False
+            memo.items.append(item)
+        yield memo.items[t - 1]
+
+
 def _dc_bracket(s: Scenario, a: float, G: int, t: int, P, Q, postP, postQ):
     """(lower, upper) of D_α for both orders at step t from the mass brackets P = (lo, hi)
     and Q, plus the round-off of the final sums.  Lower: data processing on the partition
@@ -1206,8 +1257,8 @@ def _bracket_rows(s: Scenario, a: float, G: int, Ts, stop=None):
     already hopeless: refusing is always sound)."""
     want = set(Ts)
     every = max(1, Ts[-1] // 16)
-    for (t, plo, phi, pp), (_, qlo, qhi, pq) in zip(_bracket_iter(s, True, G, Ts[-1]),
-                                                  _bracket_iter(s, False, G, Ts[-1])):
+    for (t, plo, phi, pp), (_, qlo, qhi, pq) in zip(_bracket_laws(s, True, G, Ts[-1]),
+                                                  _bracket_laws(s, False, G, Ts[-1])):
         if t in want or (stop is not None and t % every == 0):
             br = _dc_bracket(s, a, G, t, (plo, phi), (qlo, qhi), pp, pq)
             if t in want:

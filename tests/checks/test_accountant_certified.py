@@ -244,3 +244,26 @@ def test_unprojected_T50_against_independent_quadrature(q, sig):
         class _E:
             forward, backward = fw, bw
         assert _check(s, a, _E) == "ok", (q, sig, a)
+
+
+def test_remembered_laws_give_the_same_bracket_as_a_fresh_pass():
+    # the mass brackets do not depend on α and are remembered per process: a replayed or
+    # continued law must give exactly what a fresh pass gives, at every order
+    from checks.truth import scenarios as S
+    s = linear_canary(n=20, b=10, eta=0.1, C=1.0, sigma_dp=0.2, T=3, D=0.6)
+    S._LAW_MEMO.clear()
+    first = {a: S.certified_bracket(s, a, [1, 2], G=64) for a in (2.0, 8.0)}
+    assert len(S._LAW_MEMO) == 2                       # with and without the canary
+    longer = S.certified_bracket(s, 8.0, [3], G=64)    # continues the remembered pass
+    memo = S._LAW_MEMO.copy()
+    S._LAW_MEMO.clear()
+    S._LAW_MEMO_KEYS, keys = 0, S._LAW_MEMO_KEYS       # nothing kept: fresh passes
+    try:
+        for a in (2.0, 8.0):
+            assert S.certified_bracket(s, a, [1, 2], G=64) == first[a]
+        assert S.certified_bracket(s, 8.0, [3], G=64) == longer
+    finally:
+        S._LAW_MEMO_KEYS = keys
+    item = next(iter(memo.values())).items[0]
+    with pytest.raises(ValueError):
+        item[1][0] = 0.0                               # replayed arrays are read-only
