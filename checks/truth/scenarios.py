@@ -1127,16 +1127,19 @@ def _bracket_iter(s: Scenario, with_canary: bool, G: int, T: int):
         yield t, lo_, hi_, post
 
 
-#: laws kept by :func:`_bracket_laws` (most recently used first) and the largest one kept
+#: laws kept by :func:`_bracket_laws`, least recently used first: their steps up to
+#: _LAW_MEMO_CELLS cells in all (4 float arrays a cell: ~64 MB), and the paused passes of
+#: the _LAW_MEMO_LIVE most recent ones (a pass holds O(G²) kernel arrays: ~100 MB at G = 1024)
 _LAW_MEMO: "dict[tuple, _LawMemo]" = {}
-_LAW_MEMO_KEYS = 8
-_LAW_MEMO_CELLS = 2 ** 19          # T·(G + 2) of one kept law at most (~4 arrays of it)
+_LAW_MEMO_CELLS = 2 ** 21
+_LAW_MEMO_LIVE = 2
 
 
 @dataclass
 class _LawMemo:
     items: list
     gen: object
+    cells: int
 
 
 def _law_key(s: Scenario, with_canary: bool, G: int):
@@ -1155,27 +1158,40 @@ def _bracket_laws(s: Scenario, with_canary: bool, G: int, T: int):
     """:func:`_bracket_iter`, remembered: the statement checks ask for the same law (an
     anchor scenario, the same scenario at another order α — the masses do not depend on
     α) many times in one process; a remembered law replays its steps and goes on from
-    where it stopped.  Only laws with linear losses (an exact key) and T·(G + 2) ≤
-    ``_LAW_MEMO_CELLS`` are kept; the replayed arrays are read-only."""
+    where it stopped (from its paused pass, or a new one that recomputes the steps
+    kept).  Only laws with linear losses (an exact key) are kept; replayed arrays are
+    read-only."""
     key = _law_key(s, with_canary, G)
-    if key is None or T * (G + 2) > _LAW_MEMO_CELLS:
+    if key is None or T * (G + 2) > _LAW_MEMO_CELLS // 4:
         yield from _bracket_iter(s, with_canary, G, T)
         return
-    memo = _LAW_MEMO.pop(key, None)
-    if memo is None:
-        # the underlying pass runs as far as any caller asks (T only bounds its loop)
-        memo = _LawMemo([], _bracket_iter(s, with_canary, G, _LAW_MEMO_CELLS // (G + 2)))
+    memo = _LAW_MEMO.pop(key, None) or _LawMemo([], None, 0)
     _LAW_MEMO[key] = memo                              # most recently used: last
-    while len(_LAW_MEMO) > _LAW_MEMO_KEYS:
-        _LAW_MEMO.pop(next(iter(_LAW_MEMO)))
     for t in range(1, T + 1):
         if t > len(memo.items):
+            if memo.gen is None:
+                # a pass runs as far as any caller asks (T only bounds its loop)
+                memo.gen = _bracket_iter(s, with_canary, G, _LAW_MEMO_CELLS // (G + 2))
+                for _ in memo.items:
+                    next(memo.gen)
             item = next(memo.gen)
             for x in (item[1], item[2], *item[3][:2]):
                 if isinstance(x, np.ndarray):
                     x.flags.writeable = False
             memo.items.append(item)
+            memo.cells += G + 2
+            _trim_law_memo(keep=key)
         yield memo.items[t - 1]
+
+
+def _trim_law_memo(keep) -> None:
+    total = sum(m.cells for m in _LAW_MEMO.values())
+    for k in list(_LAW_MEMO):
+        if total <= _LAW_MEMO_CELLS or k == keep:
+            break
+        total -= _LAW_MEMO.pop(k).cells
+    for k in list(_LAW_MEMO)[:-_LAW_MEMO_LIVE]:
+        _LAW_MEMO[k].gen = None
 
 
 def _dc_bracket(s: Scenario, a: float, G: int, t: int, P, Q, postP, postQ):

@@ -257,13 +257,20 @@ def test_remembered_laws_give_the_same_bracket_as_a_fresh_pass():
     longer = S.certified_bracket(s, 8.0, [3], G=64)    # continues the remembered pass
     memo = S._LAW_MEMO.copy()
     S._LAW_MEMO.clear()
-    S._LAW_MEMO_KEYS, keys = 0, S._LAW_MEMO_KEYS       # nothing kept: fresh passes
+    S._LAW_MEMO_CELLS, cells = 0, S._LAW_MEMO_CELLS    # nothing kept: fresh passes
     try:
         for a in (2.0, 8.0):
             assert S.certified_bracket(s, a, [1, 2], G=64) == first[a]
         assert S.certified_bracket(s, 8.0, [3], G=64) == longer
+        assert not S._LAW_MEMO
     finally:
-        S._LAW_MEMO_KEYS = keys
+        S._LAW_MEMO_CELLS = cells
+    # a kept law whose pass was dropped (not among the most recent) goes on with a new one
+    S._LAW_MEMO.clear()
+    S.certified_bracket(s, 8.0, [1], G=64)
+    for m in S._LAW_MEMO.values():
+        m.gen = None
+    assert S.certified_bracket(s, 8.0, [3], G=64) == longer
     item = next(iter(memo.values())).items[0]
     with pytest.raises(ValueError):
         item[1][0] = 0.0                               # replayed arrays are read-only
