@@ -301,8 +301,19 @@ def summary_line(what: str, counts: dict) -> str:
     return f"[bold]{what}:[/] " + ("  ".join(parts) if parts else "none")
 
 
+def check_out(path, *, force: bool = False) -> None:
+    """Refuse a bad ``--out`` before any work is done (not after minutes of checking)."""
+    from checks.output import OutputError, check_destination
+    try:
+        check_destination(path, force=force)
+    except OutputError as exc:
+        raise UsageError(str(exc)) from None
+
+
 def cmd_verify(args) -> int:
     results = _resolve(args.ids)
+    if args.out is not None:
+        check_out(args.out, force=args.force)
     reports = run_verify(results, budget=args.budget, seed=args.seed,
                          progress=not args.no_progress, use_cache=not args.no_cache,
                          scheduler=args.scheduler)
@@ -475,6 +486,10 @@ def cmd_report(args) -> int:
     if not args.out.strip():
         raise UsageError("--out must name a folder, got an empty path")
     results = _resolve(args.ids)
+    try:
+        report.check_report_dir(args.out, force=args.force)
+    except OutputError as exc:
+        raise UsageError(str(exc)) from None
     reports = run_verify(results, budget=args.budget, seed=args.seed,
                          progress=not args.no_progress)
     try:

@@ -273,6 +273,19 @@ def render_html(reports, *, seed: int, budget: int, plots_png: dict[str, bytes])
     return "\n".join(parts)
 
 
+def check_report_dir(out_dir, *, force: bool = False) -> None:
+    """Refuse a report folder that cannot or must not be written, before any work is done:
+    an existing file, or a ``report.md``/``report.html``/``plot-K.png`` in it that dpcheck did
+    not write (unless ``force``).  Raises :class:`checks.output.OutputError` (one line)."""
+    from checks.output import OutputError, check_destination
+    out = Path(out_dir).expanduser()
+    if out.exists() and not out.is_dir():
+        raise OutputError(f"cannot write report to {str(out_dir)!r}: it is a file; name a folder")
+    if out.is_dir():
+        for p in [out / "report.md", out / "report.html", *sorted(out.glob("plot-*.png"))]:
+            check_destination(p, force=force)
+
+
 def write_report(reports, out_dir, *, seed: int = 0, budget: int = 0,
                  force: bool = False) -> list[Path]:
     """Write ``report.md``, its PNG plots, and the self-contained ``report.html``.

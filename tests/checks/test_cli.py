@@ -198,3 +198,28 @@ def test_outputs_follow_the_umask_and_never_replace_a_foreign_file(capsys, tmp_p
         assert code == 2 and "empty" in err
     finally:
         os.umask(old)
+
+
+def test_a_refused_out_is_refused_before_any_checking(capsys, tmp_path, monkeypatch):
+    """A user's file as --out (verify) or a file / foreign report.md in the report folder
+    (report) is refused at once, not after the whole verification has run."""
+    import checks.cli as cli
+
+    def no_work(*args, **kwargs):
+        raise AssertionError("verification ran before --out was checked")
+
+    monkeypatch.setattr(cli, "run_verify", no_work)
+    rid = _small_result_id()
+    mine = tmp_path / "notes.txt"
+    mine.write_text("my notes\n")
+    code, _, err = _run(capsys, "verify", rid, "--no-progress", "--out", str(mine))
+    assert code == 2 and "not a dpcheck output" in err and "Traceback" not in err
+    code, _, err = _run(capsys, "report", rid, "--no-progress", "--out", str(mine))
+    assert code == 2 and "it is a file" in err and "Traceback" not in err
+    folder = tmp_path / "rep"
+    folder.mkdir()
+    (folder / "report.md").write_text("my own report\n")
+    code, _, err = _run(capsys, "report", rid, "--no-progress", "--out", str(folder))
+    assert code == 2 and "not a dpcheck output" in err
+    assert mine.read_text() == "my notes\n"
+    assert (folder / "report.md").read_text() == "my own report\n"
