@@ -1139,7 +1139,11 @@ _LAW_MEMO_LIVE = 2
 class _LawMemo:
     items: list
     gen: object
-    cells: int
+
+
+def _memo_cells(key, memo: _LawMemo) -> int:
+    """Cells a remembered law holds: G + 2 per step kept (G is the key's last entry)."""
+    return len(memo.items) * (key[-1] + 2)
 
 
 def _law_key(s: Scenario, with_canary: bool, G: int):
@@ -1162,10 +1166,11 @@ def _bracket_laws(s: Scenario, with_canary: bool, G: int, T: int):
     kept).  Only laws with linear losses (an exact key) are kept; replayed arrays are
     read-only."""
     key = _law_key(s, with_canary, G)
+    # a law longer than a quarter of the memo would push the others out: not kept
     if key is None or T * (G + 2) > _LAW_MEMO_CELLS // 4:
         yield from _bracket_iter(s, with_canary, G, T)
         return
-    memo = _LAW_MEMO.pop(key, None) or _LawMemo([], None, 0)
+    memo = _LAW_MEMO.pop(key, None) or _LawMemo([], None)
     _LAW_MEMO[key] = memo                              # most recently used: last
     for t in range(1, T + 1):
         if t > len(memo.items):
@@ -1179,17 +1184,16 @@ def _bracket_laws(s: Scenario, with_canary: bool, G: int, T: int):
                 if isinstance(x, np.ndarray):
                     x.flags.writeable = False
             memo.items.append(item)
-            memo.cells += G + 2
             _trim_law_memo(keep=key)
         yield memo.items[t - 1]
 
 
 def _trim_law_memo(keep) -> None:
-    total = sum(m.cells for m in _LAW_MEMO.values())
+    total = sum(_memo_cells(k, m) for k, m in _LAW_MEMO.items())
     for k in list(_LAW_MEMO):
         if total <= _LAW_MEMO_CELLS or k == keep:
             break
-        total -= _LAW_MEMO.pop(k).cells
+        total -= _memo_cells(k, _LAW_MEMO.pop(k))
     for k in list(_LAW_MEMO)[:-_LAW_MEMO_LIVE]:
         _LAW_MEMO[k].gen = None
 
