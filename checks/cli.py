@@ -18,6 +18,7 @@ Exit codes: 0 success; 1 ``--strict`` and something REFUTED/VIOLATED; 2 bad inpu
 from __future__ import annotations
 
 import argparse
+import contextlib
 import io
 import json
 import os
@@ -58,14 +59,21 @@ def _seed(text: str) -> int:
     return value
 
 
-def write_atomic(path: str | os.PathLike, text: str, *, force: bool = False) -> None:
-    """:func:`checks.output.write_atomic`, its refusals as one-line usage errors."""
+@contextlib.contextmanager
+def _output_refusals():
+    """A refused destination (:class:`checks.output.OutputError`) as a one-line usage error."""
     from checks.output import OutputError
-    from checks.output import write_atomic as _write
     try:
-        _write(path, text, force=force)
+        yield
     except OutputError as exc:
         raise UsageError(str(exc)) from None
+
+
+def write_atomic(path: str | os.PathLike, text: str, *, force: bool = False) -> None:
+    """:func:`checks.output.write_atomic`, its refusals as one-line usage errors."""
+    from checks.output import write_atomic as _write
+    with _output_refusals():
+        _write(path, text, force=force)
 
 
 def _resolve(selectors):
@@ -301,19 +309,12 @@ def summary_line(what: str, counts: dict) -> str:
     return f"[bold]{what}:[/] " + ("  ".join(parts) if parts else "none")
 
 
-def check_out(path, *, force: bool = False) -> None:
-    """Refuse a bad ``--out`` before any work is done (not after minutes of checking)."""
-    from checks.output import OutputError, check_destination
-    try:
-        check_destination(path, force=force)
-    except OutputError as exc:
-        raise UsageError(str(exc)) from None
-
-
 def cmd_verify(args) -> int:
     results = _resolve(args.ids)
-    if args.out is not None:
-        check_out(args.out, force=args.force)
+    if args.out is not None:     # refuse a bad --out now, not after minutes of checking
+        from checks.output import check_destination
+        with _output_refusals():
+            check_destination(args.out, force=args.force)
     reports = run_verify(results, budget=args.budget, seed=args.seed,
                          progress=not args.no_progress, use_cache=not args.no_cache,
                          scheduler=args.scheduler)
@@ -482,21 +483,17 @@ def cmd_derive(args) -> int:
 # ----------------------------------------------------------------------------- report
 def cmd_report(args) -> int:
     from checks import report
-    from checks.output import OutputError
     if not args.out.strip():
         raise UsageError("--out must name a folder, got an empty path")
     results = _resolve(args.ids)
-    try:
+    with _output_refusals():     # refuse a bad folder now, not after the checking
         report.check_report_dir(args.out, force=args.force)
-    except OutputError as exc:
-        raise UsageError(str(exc)) from None
     reports = run_verify(results, budget=args.budget, seed=args.seed,
                          progress=not args.no_progress)
     try:
-        paths = report.write_report(reports, args.out, seed=args.seed, budget=args.budget,
-                                    force=args.force)
-    except OutputError as exc:
-        raise UsageError(str(exc)) from None
+        with _output_refusals():
+            paths = report.write_report(reports, args.out, seed=args.seed, budget=args.budget,
+                                        force=args.force)
     except OSError as exc:
         raise UsageError(f"cannot write report to {args.out!r}: {exc.strerror or exc}") \
             from None
