@@ -678,19 +678,62 @@ def _log_cell(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return out
 
 
+def _log_cells_on_edges(E: np.ndarray) -> np.ndarray:
+    """``_log_cell(E[:, :-1], E[:, 1:])`` for rows of increasing edges, bit for bit, with
+    one log_ndtr per edge instead of two per cell: a cell left of 0 (b ≤ 0) needs
+    log Φ at both its edges, one right of 0 (a ≥ 0) log Φ(−·) at both, and neighbouring
+    cells share an edge, so each edge needs only the one on its side of 0."""
+    a, b = E[:, :-1], E[:, 1:]
+    Lv = log_ndtr(np.where(E <= 0, E, -E))
+    X, Y = Lv[:, 1:], Lv[:, :-1]
+    hi = a >= 0
+    lo = (b <= 0) & ~hi            # as _log_cell: the a ≥ 0 form wins where both hold
+    big, small = np.where(lo, X, Y), np.where(lo, Y, X)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):   # mid cells: unused
+        out = big + np.log1p(-np.exp(small - big))
+    mid = ~(lo | hi)
+    if mid.any():
+        out[mid] = np.log1p(-(ndtr(a[mid]) + ndtr(-b[mid])))
+    return out
+
+
 def _lse(x: np.ndarray, axis=None):
-    return logsumexp(x, axis=axis)
+    """``scipy.special.logsumexp(x, axis=axis)`` for real float arrays, bit for bit: the
+    same steps (maximum, its ties set aside and counted, Σ exp(x − max)/ties, log1p) minus
+    scipy's array-API dispatch, sign handling (a sum of exponentials is ≥ 0) and its
+    direct Σ exp(x) computed on every call for the rare non-finite result (here only
+    then).  The accountant calls it on (G + 2)² arrays at every step; a test compares it
+    with scipy on ties, −∞ rows and +∞ entries."""
+    a = np.asarray(x, dtype=float)
+    if a.ndim == 0:
+        a = a.reshape(1)
+    if a.size == 0:
+        return logsumexp(a, axis=axis)
+    ax = tuple(range(a.ndim)) if axis is None else axis
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        amax = np.max(a, axis=ax, keepdims=True)
+        ties = a == amax
+        m = np.sum(ties, axis=ax, keepdims=True, dtype=float)
+        e = np.exp(np.where(ties, -np.inf, a) - amax)
+        s = np.sum(e, axis=ax, keepdims=True)
+        s = np.where(s == 0, s, s / m)
+        out = np.log1p(s) + np.log(m) + amax
+        fin = np.isfinite(out)
+        if not fin.all():
+            out = np.where(fin, out, np.log(np.sum(np.exp(a), axis=ax, keepdims=True)))
+    out = np.squeeze(out, axis=ax)
+    return out[()] if out.ndim == 0 else out
 
 
 def _log_S(x: np.ndarray) -> np.ndarray:
     """log(sinh(x)/x) (even, ≥ 0), accurate for small and large |x|."""
     ax = np.abs(np.asarray(x, float))
-    out = np.empty(ax.shape)
     small = ax < 1e-3
-    xs = ax[small]
-    out[small] = xs * xs / 6 - xs ** 4 / 180
-    xl = ax[~small]
-    out[~small] = xl + np.log1p(-np.exp(-2 * xl)) - np.log(2 * xl)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out = ax + np.log1p(-np.exp(-2 * ax)) - np.log(2 * ax)
+    if small.any():     # the same two formulas as per-branch indexing, without the copies
+        xs = ax[small]
+        out[small] = xs * xs / 6 - xs ** 4 / 180
     return out
 
 
@@ -710,7 +753,7 @@ def _log_target_mass(m: np.ndarray, edges: np.ndarray, tau: float) -> np.ndarray
     m = np.asarray(m, float)[:, None]
     lo, hi = edges[0], edges[-1]
     out = np.empty((m.shape[0], len(edges) + 1))
-    out[:, :-2] = _log_cell((edges[None, :-1] - m) / tau, (edges[None, 1:] - m) / tau)
+    out[:, :-2] = _log_cells_on_edges((edges[None, :] - m) / tau)
     out[:, -2] = log_ndtr((lo - m[:, 0]) / tau)
     out[:, -1] = log_ndtr((m[:, 0] - hi) / tau)
     return out
@@ -872,15 +915,23 @@ def _assemble(pieces, lam_lo: np.ndarray, lam_hi: np.ndarray, h: float):
     """(log K_lo, log K_hi) for source cells whose law has log-slope in [λ⁻_i, λ⁺_i]; see
     :func:`_kernel_bracket`."""
     Klo = Khi = None
+    # the λ-only half of _log_mgf_ratio takes one of two values per source row: computed
+    # on the two vectors and selected (the same numbers as on the selected matrix)
+    S_hi, S_lo = None, None
     for w_lo, w_hi, nlo, nhi, so in pieces:
         if so is not None:
             G = so[0].shape[0]
             fc, sl, chord, s2 = so
-            lam = np.where(sl >= 0, lam_hi[:, None], lam_lo[:, None])
-            up = fc + _log_mgf_ratio(sl, lam, h)
-            lam = np.where(s2 >= 0, lam_lo[:, None], lam_hi[:, None])
+            if S_hi is None:
+                S_hi = _log_S(lam_hi * (h / 2))[:, None]
+                S_lo = _log_S(lam_lo * (h / 2))[:, None]
+            pos = sl >= 0
+            lam = np.where(pos, lam_hi[:, None], lam_lo[:, None])
+            up = fc + (_log_S((sl + lam) * (h / 2)) - np.where(pos, S_hi, S_lo))
+            pos = s2 >= 0
+            lam = np.where(pos, lam_lo[:, None], lam_hi[:, None])
             with np.errstate(invalid="ignore"):
-                low = chord + _log_mgf_ratio(s2, lam, h)
+                low = chord + (_log_S((s2 + lam) * (h / 2)) - np.where(pos, S_lo, S_hi))
             low = np.where(np.isfinite(chord), low, -np.inf)
             nhi = nhi.copy()
             nlo = nlo.copy()
@@ -971,16 +1022,30 @@ def _posterior_mean_bounds(llo, lhi, klo, khi, pos_lo, pos_hi):
     with np.errstate(over="ignore", invalid="ignore"):
         l = np.exp(Llo - M)
         u = np.exp(Lhi - M)
-    z = np.zeros((1, l.shape[1]))
+    n, G = l.shape
+
+    def prefix(w):      # [0, w_0, w_0 + w_1, ...]: cumsum written in place (no copies)
+        out = np.empty((n + 1, G))
+        out[0] = 0.0
+        np.cumsum(w, axis=0, out=out[1:])
+        return out
+
+    def suffix(w):      # [Σ_{i≥0} w_i, Σ_{i≥1} w_i, ..., 0], summed from the end
+        out = np.empty((n + 1, G))
+        out[n] = 0.0
+        np.cumsum(w[::-1], axis=0, out=out[n - 1::-1])
+        return out
 
     def scan(first, second, v):
         # threshold k: sources i < k weigh `first`, i >= k weigh `second`
-        A = np.concatenate([z, np.cumsum(first, axis=0)])
-        Av = np.concatenate([z, np.cumsum(first * v[:, None], axis=0)])
-        B = np.concatenate([np.cumsum(second[::-1], axis=0)[::-1], z])
-        Bv = np.concatenate([np.cumsum((second * v[:, None])[::-1], axis=0)[::-1], z])
+        vv = v[:, None]
+        num = prefix(first * vv)
+        num += suffix(second * vv)
+        den = prefix(first)
+        den += suffix(second)
         with np.errstate(invalid="ignore", divide="ignore"):
-            return (Av + Bv) / (A + B)
+            num /= den
+        return num
 
     r = scan(l, u, pos_hi)
     emax = np.max(np.where(np.isfinite(r), r, -np.inf), axis=0)
@@ -1064,8 +1129,7 @@ def _first_step(s: Scenario, with_canary: bool, G: int):
 def _lse_step(lp: np.ndarray, K: np.ndarray) -> tuple[np.ndarray, float]:
     """log Σ_i exp(lp_i + K_ij) and a bound on its absolute round-off."""
     x = lp[:, None] + K
-    fin = x[np.isfinite(x)]
-    big = float(np.max(np.abs(fin))) if fin.size else 0.0
+    big = float(np.max(np.abs(x), where=np.isfinite(x), initial=0.0))
     return _lse(x, axis=0), 4 * _U * big + 2 * _U * (len(lp) + 2)
 
 

@@ -274,3 +274,68 @@ def test_remembered_laws_give_the_same_bracket_as_a_fresh_pass():
     item = next(iter(memo.values())).items[0]
     with pytest.raises(ValueError):
         item[1][0] = 0.0                               # replayed arrays are read-only
+
+
+# --- the fast kernels are the slow ones, bit for bit (the certified error analysis is of
+# the original formulas; a faster form may only change how they are computed)
+def test_fast_logsumexp_is_scipys_bit_for_bit():
+    from scipy.special import logsumexp
+    from checks.truth.scenarios import _lse
+    rng = np.random.default_rng(1)
+    for trial in range(300):
+        x = rng.normal(scale=10 ** rng.uniform(-3, 3), size=(rng.integers(1, 9), rng.integers(1, 9)))
+        if trial % 4 == 0:
+            x[:, 0] = x.max()                       # ties of the maximum
+        if trial % 5 == 0:
+            x[0, :] = -np.inf                       # a row that is all −∞
+            x[:, -1] = -np.inf
+        if trial % 7 == 0:
+            x[-1, -1] = np.inf
+        if trial % 11 == 0:
+            x[0, 0] = np.nan
+        for axis in (None, 0, 1):
+            with np.errstate(all="ignore"):
+                ref = logsumexp(x, axis=axis)
+            assert np.array_equal(np.asarray(_lse(x, axis=axis)), np.asarray(ref),
+                                  equal_nan=True), (trial, axis)
+
+
+def test_log_cells_on_shared_edges_equal_the_per_cell_form():
+    from checks.truth.scenarios import _log_cell, _log_cells_on_edges
+    rng = np.random.default_rng(2)
+    for trial in range(200):
+        G = int(rng.integers(1, 40))
+        lo, hi = -rng.random() * 5, rng.random() * 5
+        edges = np.linspace(lo, hi, G + 1) if trial % 2 else np.sort(
+            np.concatenate([[lo, hi], rng.uniform(lo, hi, G - 1)]))
+        m = rng.uniform(-8, 8, (int(rng.integers(1, 6)), 1))
+        m[0, 0] = edges[int(rng.integers(0, G + 1))]       # an edge exactly at the mean
+        tau = 10 ** rng.uniform(-3, 1)
+        with np.errstate(all="ignore"):
+            ref = _log_cell((edges[None, :-1] - m) / tau, (edges[None, 1:] - m) / tau)
+        assert np.array_equal(_log_cells_on_edges((edges[None, :] - m) / tau), ref,
+                              equal_nan=True), trial
+
+
+def test_assembled_kernel_equals_the_mgf_ratio_form():
+    # _assemble evaluates the λ-only half of the mgf ratio on the two λ vectors; the
+    # reference is _log_mgf_ratio on the selected matrix, as the bracket was derived
+    from checks.truth.scenarios import _assemble, _log_mgf_ratio, _widen
+    rng = np.random.default_rng(3)
+    G, h = 24, 0.05
+    sl = rng.normal(scale=30, size=(G, G + 2))
+    s2 = rng.normal(scale=30, size=(G, G + 2))
+    fc, chord = rng.normal(size=(G, G + 2)), rng.normal(size=(G, G + 2))
+    nlo, nhi = rng.normal(size=(G + 2, G + 2)) - 1, rng.normal(size=(G + 2, G + 2))
+    lam_lo = rng.normal(scale=50, size=G)
+    lam_lo[:3] = [0.0, 1e-5, -1e-6]                         # the small-x branch of log S
+    lam_hi = lam_lo + np.abs(rng.normal(scale=50, size=G))
+    Klo, Khi = _assemble([(0.3, 0.4, nlo, nhi, (fc, sl, chord, s2))], lam_lo, lam_hi, h)
+    up = fc + _log_mgf_ratio(sl, np.where(sl >= 0, lam_hi[:, None], lam_lo[:, None]), h)
+    low = chord + _log_mgf_ratio(s2, np.where(s2 >= 0, lam_lo[:, None], lam_hi[:, None]), h)
+    rlo, rhi = nlo.copy(), nhi.copy()
+    rhi[:G] = np.minimum(rhi[:G], up)
+    rlo[:G] = np.maximum(rlo[:G], low)
+    rlo, rhi = _widen(rlo, rhi)
+    assert np.array_equal(Klo, math.log(0.3) + rlo)
+    assert np.array_equal(Khi, math.log(0.4) + rhi)
