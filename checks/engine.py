@@ -850,19 +850,26 @@ def verify(results: Iterable[Result], *, budget: int = DEFAULT_BUDGET,
     for i, ok in enumerate(registered):
         if not ok:
             out[i] = check_result(results[i], options=opts, progress=progress)
-    # biggest first: better load balance
-    sizes = {i: len(plan(results[i])) for i in parallel}
-    order = sorted(parallel, key=lambda i: (-sizes[i], i))
+    # results that share a title (the versions of one paper restate each other) go to one
+    # worker, one after the other, so that the second finds the laws, claims and
+    # statements the first left in that worker's memos; biggest group first (load balance)
+    groups: dict[str, list[int]] = {}
+    for i in parallel:
+        groups.setdefault(" ".join(results[i].title.split()).casefold(), []).append(i)
+    sizes = {g: sum(len(plan(results[i])) for i in idx) for g, idx in groups.items()}
+    order = sorted(groups, key=lambda g: (-sizes[g], groups[g][0]))
     paths = tuple(registry.user_paths())
     folder = str(disk.folder) if disk is not None else None
     from checks.executor import make_executor
-    tasks = [(i, results[i].id, budget, seed, paths, folder) for i in order]
+    tasks = [(tuple((i, results[i].id) for i in groups[g]), budget, seed, paths, folder)
+             for g in order]
     with make_executor(jobs=jobs, scheduler=scheduler, n_tasks=len(tasks)) as ex:
-        for i, rep in ex.imap_unordered(_worker, tasks):
-            out[i] = rep
-            if progress is not None:
-                for pc in plan(results[i]):
-                    progress(pc.id)
+        for done in ex.imap_unordered(_worker, tasks):
+            for i, rep in done:
+                out[i] = rep
+                if progress is not None:
+                    for pc in plan(results[i]):
+                        progress(pc.id)
     return out  # type: ignore[return-value]
 
 
@@ -878,7 +885,8 @@ _WORKER_OPTIONS: dict = {}
 
 
 def _worker(task):
-    i, rid, budget, seed, paths, folder = task
+    """Check one group of results in this worker process: ``[(i, report), ...]``."""
+    members, budget, seed, paths, folder = task
     from theory import registry
     for p in paths:
         registry.load_path(p)
@@ -887,4 +895,4 @@ def _worker(task):
     if opts is None:
         disk = _cache.DiskCache(folder) if folder is not None else None
         opts = _WORKER_OPTIONS[key] = Options(budget=budget, seed=seed, disk=disk)
-    return i, check_result(registry.get(rid), options=opts)
+    return [(i, check_result(registry.get(rid), options=opts)) for i, rid in members]

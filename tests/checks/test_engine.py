@@ -221,3 +221,35 @@ def test_parallel_run_equals_sequential():
     par = engine.verify(rs, budget=50, seed=0, jobs=2)
     assert [r.id for r in par] == [r.id for r in rs]
     assert strip(par) == strip(seq)
+
+
+def test_results_sharing_a_title_are_checked_in_one_worker(monkeypatch):
+    """The versions of one paper restate results under the same title; verify hands each
+    such group to one worker (its memos then serve both), biggest group first."""
+    from theory import registry
+    tasks = []
+
+    class Recorder:
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            return False
+
+        def imap_unordered(self, fn, given):
+            for t in given:
+                tasks.append([rid for _, rid in t[0]])
+                yield [(i, None) for i, _ in t[0]]
+
+    monkeypatch.setattr("checks.executor.make_executor", lambda **kw: Recorder())
+    results = registry.results_of("liang-icml") + registry.results_of("liang-aaai")
+    engine.verify(results, jobs=2)
+    assert sorted(r for t in tasks for r in t) == sorted(r.id for r in results)
+    by_title: dict = {}
+    for r in results:
+        by_title.setdefault(" ".join(r.title.split()).casefold(), set()).add(r.id)
+    for ids in by_title.values():
+        assert sum(1 for t in tasks if ids & set(t)) == 1, ids     # one task holds them all
+    assert ["liang-icml:thm-3.9", "liang-aaai:thm-3.10"] in tasks
+    sizes = [sum(len(engine.plan(registry.get(r))) for r in t) for t in tasks]
+    assert sizes == sorted(sizes, reverse=True)
