@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import math
 import zlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 import mpmath
@@ -800,8 +800,48 @@ def supporting(stmt) -> tuple[list, list[str]]:
     return ok, why
 
 
+#: outcomes by (content, budget, seed), per process: a statement restated elsewhere (the
+#: other version of a paper, a theorem's appendix restatement, a proof row typed as the
+#: theorem's own bound) is checked once.  Its content is the statement without its label,
+#: note and the citations (``where``) of its hypotheses: what no provider reads.
+_MEMO: dict = {}
+_MEMO_MAX = 1024
+#: the label a statement is checked under (a valid label no paper uses); the outcome then
+#: gets the caller's label back, in its text too
+_AS = "0-label-of-the-statement-0"
+
+
+def content_key(stmt) -> str:
+    """The text a statement's check depends on (see :data:`_MEMO`); seeds derive from it,
+    so equal statements get equal searches wherever they are checked."""
+    from checks.cache import fingerprint
+    return fingerprint(replace(stmt, label=_AS, note="", hypotheses=tuple(
+        replace(h, where="") for h in stmt.hypotheses)))
+
+
+def _relabel(out: Outcome, label: str) -> Outcome:
+    def sub(v):
+        return v.replace(_AS, label) if isinstance(v, str) else v
+    import copy
+    witness = None if out.witness is None else {k: sub(v) for k, v in
+                                                copy.deepcopy(out.witness).items()}
+    return replace(out, label=label, detail=sub(out.detail), witness=witness,
+                   paths=copy.deepcopy(out.paths))
+
+
 def check_statement(stmt, *, budget: int, seed: int) -> Outcome:
-    """One typed statement (Bound or Rate)."""
+    """One typed statement (Bound or Rate), remembered by content (:data:`_MEMO`)."""
+    key = (content_key(stmt), budget, seed)
+    out = _MEMO.get(key)
+    if out is None:
+        out = _check_statement(replace(stmt, label=_AS), budget=budget, seed=seed)
+        if len(_MEMO) >= _MEMO_MAX:
+            _MEMO.clear()
+        _MEMO[key] = out
+    return _relabel(out, stmt.label)
+
+
+def _check_statement(stmt, *, budget: int, seed: int) -> Outcome:
     space_pred = [h.name for h in stmt.hypotheses if h.is_predicate]
     kind = "rate" if hasattr(stmt, "metric") else "bound"
     if space_pred:

@@ -113,6 +113,35 @@ def test_budget_validated():
 
 def test_deterministic():
     loc = _loc(Pr_dev_half, "<=", 4 * sigma_sgd ** 2 / C ** 2)
+    P._MEMO.clear()
     a = P.dpsgd_dc_instance(loc, budget=30, seed=3)
+    P._MEMO.clear()                     # a second search, not the remembered report
     b = P.dpsgd_dc_instance(loc, budget=30, seed=3)
     assert (a.verdict, a.slack, a.samples, a.where) == (b.verdict, b.slack, b.samples, b.where)
+
+
+def test_a_line_restated_under_another_id_gets_the_same_search_once():
+    """The seed derives from the line's content, not its id, so the other version's copy
+    of a line is the same search: answered from memory, as a copy of the same report."""
+    hyps = [asm(mu <= L, where="Thm 3.9"), *CASE_22[1:]]
+    a_loc = _loc(Pr_dev_half, "<=", sigma_sgd ** 2 / C ** 2, hyps)
+    b_st = Step("other-label", Pr_dev_half, "<=", sigma_sgd ** 2 / C ** 2, eq="99",
+                kind=StepKind.PROBABILISTIC, oracle="dpsgd-dc-instance")
+    b_loc = Located("test:thm-9/case-2/other-label", b_st,
+                    (asm(mu <= L, where="Thm 3.10"), *CASE_22[1:]), ())
+    assert P._seed(0, a_loc, "discrete") == P._seed(0, b_loc, "discrete")
+    P._MEMO.clear()
+    a = P.dpsgd_dc_instance(a_loc, budget=40, seed=0)
+    assert len(P._MEMO) == 1
+    a.counterexample["spoiled"] = "1"                  # a caller's edit stays its own
+    b = P.dpsgd_dc_instance(b_loc, budget=40, seed=0)
+    assert len(P._MEMO) == 1 and b.seconds == 0.0
+    assert a.verdict is b.verdict is Verdict.REFUTED
+    assert (a.slack, a.samples, a.detail) == (b.slack, b.samples, b.detail)
+    assert "spoiled" not in b.counterexample
+    P._MEMO.clear()
+    fresh = P.dpsgd_dc_instance(b_loc, budget=40, seed=0)
+    assert (fresh.verdict, fresh.slack, fresh.samples, fresh.counterexample) == \
+        (b.verdict, b.slack, b.samples, b.counterexample)
+    c_loc = _loc(Pr_dev_half, "<=", 2 * sigma_sgd ** 2 / C ** 2, hyps)
+    assert P._seed(0, c_loc, "discrete") != P._seed(0, a_loc, "discrete")

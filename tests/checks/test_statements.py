@@ -174,3 +174,30 @@ def test_slow_larger_search_keeps_part_2_bounds_holding():
     part2 = [bd for bd in r.bounds if bd.label == "part-2"][0]
     out = check_statement(part2, budget=200, seed=11)
     assert out.tested and not out.violated and out.ratio < 1
+
+
+def test_a_restated_statement_is_checked_once_and_keeps_its_own_label():
+    """check_statement remembers outcomes by content (label, note and citations set aside):
+    the second copy is the first's outcome under its own label, and no caller can change
+    what the next one gets."""
+    from dataclasses import replace
+    from checks.truth import statements as ts
+    bd = _sgm(alpha * q**2 / (100 * sigma**2), asm(q <= sp.Rational(1, 5)))
+    again = replace(bd, label="restated", note="the appendix's copy", hypotheses=tuple(
+        replace(h, where="App. Z") for h in bd.hypotheses))
+    assert ts.content_key(again) == ts.content_key(bd)
+    ts._MEMO.clear()
+    first = check_statement(bd, budget=20, seed=5)
+    assert len(ts._MEMO) == 1
+    first.witness["q"] = "spoiled"                      # a caller's edit stays its own
+    second = check_statement(again, budget=20, seed=5)
+    assert len(ts._MEMO) == 1                           # answered from memory
+    assert first.violated and second.violated and second.ratio == first.ratio
+    assert second.label == "restated" and "restated" in second.detail
+    assert "sgm" in first.detail and ts._AS not in first.detail + second.detail
+    assert second.witness["q"] != "spoiled"
+    fresh = ts._check_statement(again, budget=20, seed=5)   # what it would get anew
+    assert (fresh.violated, fresh.ratio, fresh.detail, fresh.witness) == \
+        (second.violated, second.ratio, second.detail, second.witness)
+    other = replace(bd, expr=alpha * q**2 / (99 * sigma**2))
+    assert ts.content_key(other) != ts.content_key(bd)
