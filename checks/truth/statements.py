@@ -803,7 +803,8 @@ def supporting(stmt) -> tuple[list, list[str]]:
 #: outcomes by (content, budget, seed), per process: a statement restated elsewhere (the
 #: other version of a paper, a theorem's appendix restatement, a proof row typed as the
 #: theorem's own bound) is checked once.  Its content is the statement without its label,
-#: note and the citations (``where``) of its hypotheses: what no provider reads.
+#: note and the citations (``where``) of its hypotheses: what no provider reads.  Keyed
+#: also by the registered providers; a test that patches a provider clears it first.
 _MEMO: dict = {}
 _MEMO_MAX = 1024
 #: the label a statement is checked under (a valid label no paper uses); the outcome then
@@ -831,7 +832,9 @@ def _relabel(out: Outcome, label: str) -> Outcome:
 
 def check_statement(stmt, *, budget: int, seed: int) -> Outcome:
     """One typed statement (Bound or Rate), remembered by content (:data:`_MEMO`)."""
-    key = (content_key(stmt), budget, seed)
+    # the registered providers are part of the key: a provider registered later (a user's
+    # plugin) may support, or answer, what the ones before could not
+    key = (content_key(stmt), budget, seed, tuple(map(id, _providers())))
     out = _MEMO.get(key)
     if out is None:
         out = _check_statement(replace(stmt, label=_AS), budget=budget, seed=seed)
