@@ -737,10 +737,15 @@ def _log_S(x: np.ndarray) -> np.ndarray:
     return out
 
 
-def _log_mgf_ratio(s: np.ndarray, lam: np.ndarray, h: float) -> np.ndarray:
+def _log_mgf_ratio(s: np.ndarray, pick: np.ndarray, lam_a: np.ndarray, lam_b: np.ndarray,
+                   h: float) -> np.ndarray:
     """log E[e^{sU}] for U on [−h/2, h/2] with density ∝ e^{λu}:
-    log(M(s+λ)/M(λ)), M(k) = ∫ e^{ku} du = h·sinh(kh/2)/(kh/2)."""
-    return _log_S((s + lam) * (h / 2)) - _log_S(lam * (h / 2))
+    log(M(s+λ)/M(λ)), M(k) = ∫ e^{ku} du = h·sinh(kh/2)/(kh/2), where entry (i, j) has
+    λ = lam_a[i] if pick[i, j] else lam_b[i].  log M(λ) takes one of two values per row:
+    evaluated on the two vectors and selected (the same numbers as on the λ matrix)."""
+    lam = np.where(pick, lam_a[:, None], lam_b[:, None])
+    ref = np.where(pick, _log_S(lam_a * (h / 2))[:, None], _log_S(lam_b * (h / 2))[:, None])
+    return _log_S((s + lam) * (h / 2)) - ref
 
 
 def _log_phi(z: np.ndarray) -> np.ndarray:
@@ -915,23 +920,13 @@ def _assemble(pieces, lam_lo: np.ndarray, lam_hi: np.ndarray, h: float):
     """(log K_lo, log K_hi) for source cells whose law has log-slope in [λ⁻_i, λ⁺_i]; see
     :func:`_kernel_bracket`."""
     Klo = Khi = None
-    # the λ-only half of _log_mgf_ratio takes one of two values per source row: computed
-    # on the two vectors and selected (the same numbers as on the selected matrix)
-    S_hi, S_lo = None, None
     for w_lo, w_hi, nlo, nhi, so in pieces:
         if so is not None:
             G = so[0].shape[0]
             fc, sl, chord, s2 = so
-            if S_hi is None:
-                S_hi = _log_S(lam_hi * (h / 2))[:, None]
-                S_lo = _log_S(lam_lo * (h / 2))[:, None]
-            pos = sl >= 0
-            lam = np.where(pos, lam_hi[:, None], lam_lo[:, None])
-            up = fc + (_log_S((sl + lam) * (h / 2)) - np.where(pos, S_hi, S_lo))
-            pos = s2 >= 0
-            lam = np.where(pos, lam_lo[:, None], lam_hi[:, None])
+            up = fc + _log_mgf_ratio(sl, sl >= 0, lam_hi, lam_lo, h)
             with np.errstate(invalid="ignore"):
-                low = chord + (_log_S((s2 + lam) * (h / 2)) - np.where(pos, S_lo, S_hi))
+                low = chord + _log_mgf_ratio(s2, s2 >= 0, lam_lo, lam_hi, h)
             low = np.where(np.isfinite(chord), low, -np.inf)
             nhi = nhi.copy()
             nlo = nlo.copy()

@@ -41,6 +41,7 @@ reported.
 """
 from __future__ import annotations
 
+import copy
 import math
 import zlib
 from dataclasses import dataclass, field, replace
@@ -823,7 +824,6 @@ def content_key(stmt) -> str:
 def _relabel(out: Outcome, label: str) -> Outcome:
     def sub(v):
         return v.replace(_AS, label) if isinstance(v, str) else v
-    import copy
     witness = None if out.witness is None else {k: sub(v) for k, v in
                                                 copy.deepcopy(out.witness).items()}
     return replace(out, label=label, detail=sub(out.detail), witness=witness,

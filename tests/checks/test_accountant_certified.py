@@ -318,9 +318,12 @@ def test_log_cells_on_shared_edges_equal_the_per_cell_form():
 
 
 def test_assembled_kernel_equals_the_mgf_ratio_form():
-    # _assemble evaluates the λ-only half of the mgf ratio on the two λ vectors; the
-    # reference is _log_mgf_ratio on the selected matrix, as the bracket was derived
-    from checks.truth.scenarios import _assemble, _log_mgf_ratio, _widen
+    # _log_mgf_ratio evaluates the λ-only half on the two λ vectors; the reference is the
+    # ratio on the selected λ matrix, as the bracket was derived
+    from checks.truth.scenarios import _assemble, _log_S, _widen
+
+    def _log_mgf_ratio(s, lam, h):
+        return _log_S((s + lam) * (h / 2)) - _log_S(lam * (h / 2))
     rng = np.random.default_rng(3)
     G, h = 24, 0.05
     sl = rng.normal(scale=30, size=(G, G + 2))

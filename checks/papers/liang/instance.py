@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import functools
 import math
 import time
 import zlib
@@ -642,9 +643,11 @@ def _seed(seed: int, loc: Located, family: str) -> int:
 _MEMO: dict = {}
 
 
-def _remembered(name: str, fn):
+def _remembered(fn):
+    """Decorator: the oracle's reports remembered in :data:`_MEMO`."""
+    @functools.wraps(fn)
     def run(loc: Located, *, budget: int, seed: int) -> StepReport:
-        key = (name, _content(loc), budget, seed)
+        key = (fn.__name__, _content(loc), budget, seed)
         rep = _MEMO.get(key)
         hit = rep is not None
         if not hit:
@@ -656,7 +659,6 @@ def _remembered(name: str, fn):
         return dataclasses.replace(rep, counterexample=copy.deepcopy(rep.counterexample),
                                    where=copy.deepcopy(rep.where),
                                    seconds=0.0 if hit else rep.seconds)
-    run.__doc__, run.__name__ = fn.__doc__, fn.__name__
     return run
 
 
@@ -668,12 +670,9 @@ def _remembered(name: str, fn):
     supports="lines of Liang et al.'s C.1 written in its scalar stand-ins (E_clip_inner, "
              "Pr_kxi1, bias_norm, …) on quadratic losses H = diag(μ, L) with discrete or "
              "Gaussian gradient noise")
+@_remembered
 def dpsgd_dc_instance(loc: Located, *, budget: int, seed: int) -> StepReport:
     """Check a PROBABILISTIC/CITED line of the utility proof on concrete instances."""
-    return _dc_instance(loc, budget=budget, seed=seed)
-
-
-def _dc_instance_fresh(loc: Located, *, budget: int, seed: int) -> StepReport:
     if budget < 1:
         raise ValueError(f"budget must be >= 1, got {budget}")
     t0 = time.perf_counter()
@@ -722,12 +721,9 @@ def _perturbation(ev: Evaluation, inst: Instance) -> dict:
 
 @step_oracle("gaussian-perturbation", arguments={},
              supports="E_ζ‖θ_t − ηg + ζ_t − θ*‖² lines of Liang et al.'s C.1, ζ ~ N(0, η²σ_DP² I_d)")
+@_remembered
 def gaussian_perturbation(loc: Located, *, budget: int, seed: int) -> StepReport:
     """E_ζ‖v + ζ‖² against its printed bound, ζ ~ N(0, η²σ_DP² I_d), by quadrature."""
-    return _perturbation_remembered(loc, budget=budget, seed=seed)
-
-
-def _perturbation_fresh(loc: Located, *, budget: int, seed: int) -> StepReport:
     if budget < 1:
         raise ValueError(f"budget must be >= 1, got {budget}")
     t0 = time.perf_counter()
@@ -735,7 +731,3 @@ def _perturbation_fresh(loc: Located, *, budget: int, seed: int) -> StepReport:
                            quantity=_perturbation)
     return _report(loc, "gaussian-perturbation", found, state, t0,
                    "Gaussian ζ by quadrature, mini-batch g of clipped gradients")
-
-
-_dc_instance = _remembered("dpsgd-dc-instance", _dc_instance_fresh)
-_perturbation_remembered = _remembered("gaussian-perturbation", _perturbation_fresh)
