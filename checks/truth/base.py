@@ -81,6 +81,8 @@ class TruthProvider:
     classes: tuple = ()
     #: True: the provider computes privacy profiles (ε, δ) too
     profiles: bool = False
+    #: True: :meth:`truth` takes the hint ``enough`` (below) and may then spend less
+    takes_enough: bool = False
 
     def supports(self, stmt) -> Support:
         mech = getattr(stmt, "mechanism", None)
@@ -115,6 +117,11 @@ class TruthProvider:
         return {}
 
     def truth(self, stmt, values: dict, *, precise: bool = False) -> Truth:
+        """The truth at ``values``, both orders, with a certified error.  A provider that
+        sets ``takes_enough`` also takes the hint ``enough=x``: the caller compares the
+        truth with the bound x only, so a wider certified bracket whose upper end is ≤ x
+        will do.  A truth less precise than the provider's default carries
+        ``extra["coarse"] = True``; its bracket is as certified as any."""
         raise NotImplementedError
 
     def lower_truth(self, stmt, values: dict) -> Truth | None:

@@ -1298,6 +1298,8 @@ def _dc_bracket(s: Scenario, a: float, G: int, t: int, P, Q, postP, postQ):
 CERT_COST_MAX = 5e7
 #: largest grid the certified accountant raises G to on its own
 CERT_G_AUTO = 1024
+#: relative error (of max(value, 1e-6)) the certified accountant refines to by default
+CERT_REL_TOL = 0.05
 
 
 def _check_cert_G(G) -> int:
@@ -1346,9 +1348,11 @@ def _bracket_rows(s: Scenario, a: float, G: int, Ts, stop=None):
                 return
 
 
-def _judge(s: Scenario, a: float, t: int, G: int, br, rel_tol: float, t0: float):
+def _judge(s: Scenario, a: float, t: int, G: int, br, rel_tol: float, t0: float,
+           enough: float | None = None):
     """A GridResult from a bracket (midpoint ± half-width + round-off), or the reason
-    for refusing it."""
+    for refusing it.  ``enough``: a bracket wider than ``rel_tol`` is still returned when
+    its upper end (larger value + error) is ≤ ``enough`` — it decides D_α ≤ enough."""
     (flo, fhi), (blo, bhi), rnd = br
     if not all(math.isfinite(x) for x in (flo, fhi, blo, bhi, rnd)):
         return (f"certified error unbounded (forward in [{flo:.3g}, {fhi:.3g}], backward in "
@@ -1357,20 +1361,25 @@ def _judge(s: Scenario, a: float, t: int, G: int, br, rel_tol: float, t0: float)
         raise AssertionError(f"certified bracket inverted: {br!r}")   # a bug, not a refusal
     fw, bw = (flo + fhi) / 2, (blo + bhi) / 2
     err = max(fhi - flo, bhi - blo) / 2 + rnd
-    if err > rel_tol * max(fw, bw, 1e-6):
+    if err > rel_tol * max(fw, bw, 1e-6) and not (enough is not None
+                                                  and max(fw, bw) + err <= enough):
         return (f"certified error {err:.3g} exceeds {rel_tol:g}·value (D_α in "
                 f"[{min(flo, blo):.6g}, {max(fhi, bhi):.6g}], α = {a:g}, T = {t}, G = {G}): "
                 "no value returned")
     return GridResult(s.name, a, t, fw, bw, err, int(G), 0.0, 0.0, time.perf_counter() - t0)
 
 
-def certified_curve(s: Scenario, alpha, Ts, *, G: int = 512, rel_tol: float = 0.05,
-                    strict: bool = True, G_max: int | None = None) -> list["GridResult"]:
+def certified_curve(s: Scenario, alpha, Ts, *, G: int = 512, rel_tol: float = CERT_REL_TOL,
+                    strict: bool = True, G_max: int | None = None,
+                    enough: float | None = None) -> list["GridResult"]:
     """:func:`certified_rdp` at several T from one pass per grid.  Rows the bracket on
     ``G`` cells cannot certify to ``rel_tol`` are retried on 2G, 4G, ... up to ``G_max``
     (default max(G, CERT_G_AUTO)) while the cost 4·T·(G+2)² stays within CERT_COST_MAX.
     ``strict``: raise :class:`AccountantError` if a T stays refused; else that row has
-    NaN values, an infinite error and the reason in ``refused``."""
+    NaN values, an infinite error and the reason in ``refused``.
+    ``enough``: the caller only asks whether D_α ≤ ``enough`` (a bound it compares with);
+    a row is also returned, with its wider error, once its whole bracket lies at or below
+    ``enough``.  Its value then may be far from ``rel_tol``; its bracket is as certified."""
     a = _check_alpha(alpha)
     Ts = sorted({_check_T(int(t), MAX_T_GRID) for t in Ts})
     if not Ts:
@@ -1405,6 +1414,8 @@ def certified_curve(s: Scenario, alpha, Ts, *, G: int = 512, rel_tol: float = 0.
             half = max(fhi - flo, bhi - blo) / 2 + rnd
             # D_α(θ_T) grows at most ~linearly in T here: a generous allowance
             scale = max(fhi, bhi) * max(1.0, last / t)
+            if enough is not None and (max(fhi, bhi) + half) * max(1.0, last / t) <= enough:
+                return False    # may still end at or below ``enough``: go on
             if half > reach * rel_tol * max(scale, 1e-6):
                 stopped.append(t)
                 return True
@@ -1413,7 +1424,7 @@ def certified_curve(s: Scenario, alpha, Ts, *, G: int = 512, rel_tol: float = 0.
         for t in todo:
             why.pop(t, None)            # the reasons of this pass replace the last pass's
         for t, br in _bracket_rows(s, a, Gx, todo, hopeless):
-            got = _judge(s, a, t, Gx, br, rel_tol, t0)
+            got = _judge(s, a, t, Gx, br, rel_tol, t0, enough)
             if isinstance(got, GridResult):
                 done[t] = got
                 why.pop(t, None)
@@ -1446,7 +1457,8 @@ def certified_curve(s: Scenario, alpha, Ts, *, G: int = 512, rel_tol: float = 0.
 
 
 def certified_rdp(s: Scenario, alpha, *, G: int = 512, T: int | None = None,
-                  rel_tol: float = 0.05, G_max: int | None = None) -> "GridResult":
+                  rel_tol: float = CERT_REL_TOL, G_max: int | None = None,
+                  enough: float | None = None) -> "GridResult":
     """D_α of the last iterate, both orders, with an error bound the value can stand on.
 
     * DPSGD-GC with a linear canary and zero-loss data: the exact Gaussian mixture
@@ -1479,10 +1491,11 @@ def certified_rdp(s: Scenario, alpha, *, G: int = 512, T: int | None = None,
           masses: Σ P_hi^α Q_lo^{1−α}·χ (cells) + Σ P_hi^α Q_lo^{1−α} (atoms).
       If the error exceeds ``rel_tol``·max(value, 1e-6) on G cells, G is doubled (up to
       ``G_max``, default max(G, CERT_G_AUTO), within CERT_COST_MAX); if it still does,
-      :class:`AccountantError` is raised and no number is returned.  The bracket is
-      second order in h for linear losses, first order for non-linear drifts (which are
-      then mostly refused); its width grows with T, so long runs on fine noise are
-      refused rather than estimated.  Assumed: log_ndtr and exp/log1p accurate to a few
+      :class:`AccountantError` is raised and no number is returned (with ``enough``, a
+      wider bracket lying at or below it is returned instead: :func:`certified_curve`).
+      The bracket is second order in h for linear losses, first order for non-linear
+      drifts (which are then mostly refused); its width grows with T, so long runs on
+      fine noise are refused rather than estimated.  Assumed: log_ndtr and exp/log1p accurate to a few
       ulps (a 64u relative slack is added to every kernel entry) and the declared
       smoothness constants L of non-linear losses (the drift's Lipschitz constant).
     * anything else (DPSGD-GC with non-linear losses): the window's escaped tail has an
@@ -1490,4 +1503,4 @@ def certified_rdp(s: Scenario, alpha, *, G: int = 512, T: int | None = None,
     a = _check_alpha(alpha)
     T = _check_T(s.T if T is None else T, MAX_T_GRID)
     G = _check_cert_G(G)
-    return certified_curve(s, a, [T], G=G, rel_tol=rel_tol, G_max=G_max)[0]
+    return certified_curve(s, a, [T], G=G, rel_tol=rel_tol, G_max=G_max, enough=enough)[0]

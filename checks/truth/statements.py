@@ -331,6 +331,10 @@ def _bound_values(stmt, v):
 
 _TRUTH_CACHE: dict = {}
 _TRUTH_CACHE_MAX = 20000
+#: an explicit bound's search takes a coarse certified truth at a point once its upper
+#: end is ≤ ENOUGH·bound: the point holds, and its ratio (lower/bound) is then a lower
+#: bound below ENOUGH — far from the tightest scenario, where the truth is refined
+ENOUGH = 0.5
 
 
 def _truth_symbols(stmt) -> list[str]:
@@ -350,9 +354,13 @@ class _Evaluator:
     (two bounds of one mechanism share them) by the provider, the statement's mechanism,
     order and classes, and the values of the symbols the truth depends on."""
 
-    def __init__(self, stmt, prov, space: Space):
+    def __init__(self, stmt, prov, space: Space, *, decide: bool = False):
         from checks.cache import fingerprint
         self.stmt, self.prov, self.space = stmt, prov, space
+        # decide: the truth is wanted only against the bound (an explicit bound's search);
+        # a provider that takes ``enough`` may stop refining once its certified bracket
+        # lies at or below ENOUGH·bound (the point holds; its ratio is then a lower bound)
+        self.decide = decide and getattr(prov, "takes_enough", False)
         self.stats = {"evaluated": 0, "not_member": 0, "unavailable": 0, "rejected": 0,
                       "undecided": 0, "exact": 0}
         self.closed = prov.closed_form(stmt)
@@ -365,17 +373,31 @@ class _Evaluator:
     def at(self, v: dict):
         return self._at(v)
 
-    def truth(self, v: dict) -> Truth:
+    def truth(self, v: dict, enough: float | None = None) -> Truth:
+        """The provider's truth at ``v``, remembered per process.  ``enough`` (only for a
+        provider that takes it): a coarse truth whose upper end is ≤ ``enough`` will do.
+        A remembered answer serves a later call only if it would have served that call:
+        a coarse truth where its upper end is ≤ the new ``enough``; a refusal where the
+        new ``enough`` is no more lenient than the refused one."""
         key = (self.tkey, tuple(v.get(n) for n in self.tsyms))
-        got = _TRUTH_CACHE.get(key)
+        hit = _TRUTH_CACHE.get(key)
+        got = None
+        if hit is not None:
+            got, asked = hit
+            if isinstance(got, Exception):
+                if (enough or 0.0) > (asked or 0.0):
+                    got = None
+            elif got.extra.get("coarse") and not (enough is not None and got.upper <= enough):
+                got = None
         if got is None:
             try:
-                got = self.prov.truth(self.stmt, v)
+                got = (self.prov.truth(self.stmt, v) if enough is None
+                       else self.prov.truth(self.stmt, v, enough=enough))
             except (Unavailable, ValueError, ArithmeticError, OverflowError, MemoryError) as exc:
                 got = exc
             if len(_TRUTH_CACHE) > _TRUTH_CACHE_MAX:
                 _TRUTH_CACHE.clear()
-            _TRUTH_CACHE[key] = got
+            _TRUTH_CACHE[key] = (got, enough)
         if isinstance(got, Exception):
             raise got
         return got
@@ -397,7 +419,7 @@ class _Evaluator:
             self.stats["rejected"] += 1
             return None
         try:
-            tr = self.truth(v)
+            tr = self.truth(v, ENOUGH * bval if self.decide else None)
         except (Unavailable, ValueError, ArithmeticError, OverflowError, MemoryError) as exc:
             self.stats["unavailable"] += 1
             self.last_unavailable = str(exc)
@@ -499,7 +521,7 @@ def _polish_analysis(ev: _Evaluator, v: dict, tr: Truth, syms) -> tuple[dict, fl
 
 def search_bound(stmt, prov, *, budget: int, seed: int, confirm: bool = True) -> Outcome:
     space = Space(stmt)
-    ev = _Evaluator(stmt, prov, space)
+    ev = _Evaluator(stmt, prov, space, decide=confirm)
     n_ex = max(1, min(int(budget), SEARCH_CAP))
     rng = np.random.default_rng(_seeded(seed, "base"))
     best = {"ratio": -math.inf, "v": None, "tr": None, "b": None}
@@ -687,6 +709,7 @@ def _generic_paths(stmt, space: Space, base: dict) -> dict[str, list[dict]]:
 
 #: a truth whose error exceeds this share of its value is not used on an O-form path
 UNRESOLVED = 0.25
+
 
 
 def _path_budget(budget: int) -> int:
