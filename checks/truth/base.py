@@ -81,8 +81,9 @@ class TruthProvider:
     classes: tuple = ()
     #: True: the provider computes privacy profiles (ε, δ) too
     profiles: bool = False
-    #: True: :meth:`truth` takes the hint ``enough`` (below) and may then spend less
-    takes_enough: bool = False
+    #: True: :meth:`truth` takes the hints ``enough`` and ``rel_tol`` (below) and may
+    #: then spend less
+    takes_hints: bool = False
 
     def supports(self, stmt) -> Support:
         mech = getattr(stmt, "mechanism", None)
@@ -118,10 +119,11 @@ class TruthProvider:
 
     def truth(self, stmt, values: dict, *, precise: bool = False) -> Truth:
         """The truth at ``values``, both orders, with a certified error.  A provider that
-        sets ``takes_enough`` also takes the hint ``enough=x``: the caller compares the
-        truth with the bound x only, so a wider certified bracket whose upper end is ≤ x
-        will do.  A truth less precise than the provider's default carries
-        ``extra["coarse"] = True``; its bracket is as certified as any."""
+        sets ``takes_hints`` also takes two hints of the precision the caller needs:
+        ``enough=x`` (it compares the truth with the bound x only, so a wider certified
+        bracket whose upper end is ≤ x will do) and ``rel_tol=r`` (an error up to
+        r·max(value, 1e-6) will do).  A truth less precise than the provider's default
+        carries ``extra["coarse"] = True``; its bracket is as certified as any."""
         raise NotImplementedError
 
     def lower_truth(self, stmt, values: dict) -> Truth | None:

@@ -271,7 +271,7 @@ class NoisySGDProvider(TruthProvider):
     classes = (LSmooth, Convex, Holder, GeneralizedSmooth, Lipschitz, BoundedGradient,
                BoundedDomain, NonNegative, LowerBounded, GradNoise)
     profiles = False
-    takes_enough = True         # the grid accountant stops refining once it decides
+    takes_hints = True          # the grid accountant refines only as far as asked
 
     def supports(self, stmt):
         got = super().supports(stmt)
@@ -377,7 +377,7 @@ class NoisySGDProvider(TruthProvider):
                   f"show D_α ≤ {enough:.6g})", scen + ", projected onto K", {"coarse": True})
         return t if t.upper <= enough else None
 
-    def truth(self, stmt, v, *, precise=False, enough=None):
+    def truth(self, stmt, v, *, precise=False, enough=None, rel_tol=None):
         from checks.truth.divergences import (mixture_rdp_1d, mixture_vs_gaussian_int,
                                               sgm_rdp)
         from checks.truth.scenarios import (CERT_REL_TOL, AccountantError, certified_rdp,
@@ -450,14 +450,17 @@ class NoisySGDProvider(TruthProvider):
         # bound is large, and that becomes Unavailable (the scenario is out of reach)
         G = int(min(DC_GRID_CERT_MAX, 2 * G))
         try:
-            g = certified_rdp(sc, a, G=G, enough=None if precise else enough)
+            if precise:
+                g = certified_rdp(sc, a, G=G)
+            else:
+                g = certified_rdp(sc, a, G=G, enough=enough,
+                                  rel_tol=max(CERT_REL_TOL, rel_tol or 0.0))
         except AccountantError as e:
             raise Unavailable(f"grid accountant: {e}") from None
         coarse = g.error > CERT_REL_TOL * max(g.max, 1e-6)
         t = Truth(g.forward, g.backward, g.error,
                   f"certified log-domain grid accountant G={g.grid}, K = [−D/2, D/2]"
-                  + (f", bracket refined only until it lay below {enough:.6g}" if coarse
-                     else ""),
+                  + (", bracket refined only as far as asked" if coarse else ""),
                   scen + ", projected onto K", {"coarse": True} if coarse else {})
         return t
 

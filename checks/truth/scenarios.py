@@ -1392,6 +1392,8 @@ def certified_curve(s: Scenario, alpha, Ts, *, G: int = 512, rel_tol: float = CE
     done: dict[int, GridResult] = {}
     why: dict[int, str] = {}
     spent, Gx = 0.0, G
+    # a looser rel_tol accepts a wider bracket; it does not keep a hopeless pass going
+    stop_tol = min(rel_tol, CERT_REL_TOL)
     todo = list(Ts)
     while todo:
         cost = 4.0 * todo[-1] * (Gx + 2) ** 2
@@ -1416,7 +1418,7 @@ def certified_curve(s: Scenario, alpha, Ts, *, G: int = 512, rel_tol: float = CE
             scale = max(fhi, bhi) * max(1.0, last / t)
             if enough is not None and (max(fhi, bhi) + half) * max(1.0, last / t) <= enough:
                 return False    # may still end at or below ``enough``: go on
-            if half > reach * rel_tol * max(scale, 1e-6):
+            if half > reach * stop_tol * max(scale, 1e-6):
                 stopped.append(t)
                 return True
             return False

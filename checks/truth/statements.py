@@ -357,10 +357,13 @@ class _Evaluator:
     def __init__(self, stmt, prov, space: Space, *, decide: bool = False):
         from checks.cache import fingerprint
         self.stmt, self.prov, self.space = stmt, prov, space
-        # decide: the truth is wanted only against the bound (an explicit bound's search);
-        # a provider that takes ``enough`` may stop refining once its certified bracket
-        # lies at or below ENOUGH·bound (the point holds; its ratio is then a lower bound)
-        self.decide = decide and getattr(prov, "takes_enough", False)
+        # precision hints, for a provider that takes them (``takes_hints``):
+        # decide — the truth is wanted only against the bound (an explicit bound's search),
+        # so refining may stop once the certified bracket lies at or below ENOUGH·bound
+        # (the point holds; its ratio is then a lower bound); rel_tol — the relative error
+        # that will do (set by an O-form check for its paths)
+        self.decide = decide and getattr(prov, "takes_hints", False)
+        self.rel_tol: float | None = None
         self.stats = {"evaluated": 0, "not_member": 0, "unavailable": 0, "rejected": 0,
                       "undecided": 0, "exact": 0}
         self.closed = prov.closed_form(stmt)
@@ -374,30 +377,34 @@ class _Evaluator:
         return self._at(v)
 
     def truth(self, v: dict, enough: float | None = None) -> Truth:
-        """The provider's truth at ``v``, remembered per process.  ``enough`` (only for a
-        provider that takes it): a coarse truth whose upper end is ≤ ``enough`` will do.
-        A remembered answer serves a later call only if it would have served that call:
-        a coarse truth where its upper end is ≤ the new ``enough``; a refusal where the
-        new ``enough`` is no more lenient than the refused one."""
+        """The provider's truth at ``v``, remembered per process.  ``enough`` and the
+        evaluator's ``rel_tol`` are the provider's precision hints (only for a provider
+        that takes them).  A remembered answer serves a later call only if it would have
+        served that call: a coarse truth where its upper end is ≤ the new ``enough`` or
+        its error within the new ``rel_tol``; a refusal where the new call is no more
+        lenient than the refused one."""
         key = (self.tkey, tuple(v.get(n) for n in self.tsyms))
+        rel = self.rel_tol
         hit = _TRUTH_CACHE.get(key)
         got = None
         if hit is not None:
-            got, asked = hit
+            got, (e0, r0) = hit
             if isinstance(got, Exception):
-                if (enough or 0.0) > (asked or 0.0):
+                if (enough or 0.0) > (e0 or 0.0) or (rel or 0.0) > (r0 or 0.0):
                     got = None
-            elif got.extra.get("coarse") and not (enough is not None and got.upper <= enough):
+            elif got.extra.get("coarse") and not (
+                    (enough is not None and got.upper <= enough)
+                    or (rel is not None and got.error <= rel * max(got.max, 1e-6))):
                 got = None
         if got is None:
+            hints = {k: x for k, x in (("enough", enough), ("rel_tol", rel)) if x is not None}
             try:
-                got = (self.prov.truth(self.stmt, v) if enough is None
-                       else self.prov.truth(self.stmt, v, enough=enough))
+                got = self.prov.truth(self.stmt, v, **hints)
             except (Unavailable, ValueError, ArithmeticError, OverflowError, MemoryError) as exc:
                 got = exc
             if len(_TRUTH_CACHE) > _TRUTH_CACHE_MAX:
                 _TRUTH_CACHE.clear()
-            _TRUTH_CACHE[key] = (got, enough)
+            _TRUTH_CACHE[key] = (got, (enough, rel))
         if isinstance(got, Exception):
             raise got
         return got
@@ -709,6 +716,9 @@ def _generic_paths(stmt, space: Space, base: dict) -> dict[str, list[dict]]:
 
 #: a truth whose error exceeds this share of its value is not used on an O-form path
 UNRESOLVED = 0.25
+#: the relative error an O-form path asks its truths for (a provider that takes
+#: precision hints refines no further): one digit, well inside UNRESOLVED
+PATH_REL_TOL = UNRESOLVED / 2
 
 
 
@@ -719,7 +729,7 @@ def _path_budget(budget: int) -> int:
 
 def o_form_check(stmt, prov, *, budget: int, seed: int) -> Outcome:
     space = Space(stmt)
-    ev = _Evaluator(stmt, prov, space)
+    ev = _Evaluator(stmt, prov, space)      # bases at the default precision; paths below
     rng = np.random.default_rng(_seeded(seed, "o-base"))
     bases = []
     for targets in prov.anchors(stmt)[:2]:
@@ -749,6 +759,8 @@ def o_form_check(stmt, prov, *, budget: int, seed: int) -> Outcome:
     if bases:
         paths.update(_generic_paths(stmt, space, bases[0]))
     left = _path_budget(budget)
+    if getattr(prov, "takes_hints", False):
+        ev.rel_tol = PATH_REL_TOL           # a path needs each truth to one digit only
     rows, per_path = [], {}
     worst = None
     for name, pts in paths.items():

@@ -36,6 +36,14 @@ def test_the_accountant_stops_refining_once_the_bracket_lies_below_enough():
     assert _fields(certified_rdp(s, 2.0, G=32, G_max=256, enough=full.max / 2)) == _fields(full)
 
 
+def test_a_looser_rel_tol_stops_at_a_coarser_grid_with_a_bracket_that_meets():
+    s = linear_canary(n=100, b=10, eta=0.1, C=1.0, sigma_dp=1.0, T=2, D=0.2)
+    full = certified_rdp(s, 2.0, G=32, G_max=256)
+    loose = certified_rdp(s, 2.0, G=32, G_max=256, rel_tol=0.3)
+    assert loose.grid < full.grid and 0.05 * loose.max < loose.error <= 0.3 * loose.max
+    assert abs(loose.max - full.max) <= loose.error + full.error
+
+
 def test_a_bracket_refused_at_rel_tol_is_returned_when_it_lies_below_enough():
     s = linear_canary(n=100, b=10, eta=0.1, C=1.0, sigma_dp=2.0, T=2, D=0.4)
     with pytest.raises(AccountantError):
@@ -86,7 +94,7 @@ def test_the_provider_answers_a_far_bound_without_the_grid_and_the_bracket_holds
 class _Counting(TruthProvider):
     name = "counting"
     mechanisms = (SampledGaussian,)
-    takes_enough = True
+    takes_hints = True
 
     def __init__(self):
         self.calls = []
@@ -94,6 +102,7 @@ class _Counting(TruthProvider):
     def truth(self, stmt, v, *, precise=False, **kw):
         # as the accountant: ``enough`` only ever widens what is accepted
         self.calls.append(kw.get("enough"))
+        self.last_hints = kw
         if v["q"] > 0.5 and kw.get("enough", 0.0) < 0.5:
             raise Unavailable("out of reach")
         if kw.get("enough", 0.0) >= 0.5:
@@ -131,6 +140,14 @@ def test_a_remembered_coarse_truth_serves_only_the_calls_it_decides():
     assert prov.calls[-1] == 0.3 and len(prov.calls) == 5
     assert ev.truth(w, 1.0).extra["coarse"]            # more lenient: asked again
     assert prov.calls[-1] == 1.0
+    # an O-form path's ``rel_tol``: a coarse truth within it serves, a wider one does not
+    ev.rel_tol = 2.0
+    n = len(prov.calls)
+    assert ev.truth(w).extra["coarse"] and len(prov.calls) == n   # 0.3 ≤ 2·0.2
+    ev.rel_tol = 1.0
+    with pytest.raises(Unavailable):
+        ev.truth(w)                                    # 0.3 > 1·0.2: asked again
+    assert len(prov.calls) == n + 1 and prov.last_hints == {"rel_tol": 1.0}
     ts._TRUTH_CACHE.clear()
 
 
@@ -140,7 +157,7 @@ def test_a_provider_without_the_hint_is_never_given_it():
                hypotheses=(asm(a > 1), asm(q <= 1)))
 
     class _Plain(_Counting):
-        takes_enough = False
+        takes_hints = False
 
         def truth(self, stmt, v, *, precise=False):          # no ``enough`` parameter
             self.calls.append(None)
