@@ -1497,9 +1497,10 @@ def certified_rdp(s: Scenario, alpha, *, G: int = 512, T: int | None = None,
       wider bracket lying at or below it is returned instead: :func:`certified_curve`).
       The bracket is second order in h for linear losses, first order for non-linear
       drifts (which are then mostly refused); its width grows with T, so long runs on
-      fine noise are refused rather than estimated.  Assumed: log_ndtr and exp/log1p accurate to a few
-      ulps (a 64u relative slack is added to every kernel entry) and the declared
-      smoothness constants L of non-linear losses (the drift's Lipschitz constant).
+      fine noise are refused rather than estimated.  Assumed: log_ndtr and exp/log1p
+      accurate to a few ulps (a 64u relative slack is added to every kernel entry) and
+      the declared smoothness constants L of non-linear losses (the drift's Lipschitz
+      constant).
     * anything else (DPSGD-GC with non-linear losses): the window's escaped tail has an
       unbounded likelihood ratio, so no bound can be given: :class:`AccountantError`."""
     a = _check_alpha(alpha)

@@ -357,13 +357,12 @@ class _Evaluator:
     def __init__(self, stmt, prov, space: Space, *, decide: bool = False):
         from checks.cache import fingerprint
         self.stmt, self.prov, self.space = stmt, prov, space
-        # precision hints, for a provider that takes them (``takes_hints``):
-        # decide — the truth is wanted only against the bound (an explicit bound's search),
+        # decide: the truth is wanted only against the bound (an explicit bound's search),
         # so refining may stop once the certified bracket lies at or below ENOUGH·bound
-        # (the point holds; its ratio is then a lower bound); rel_tol — the relative error
-        # that will do (set by an O-form check for its paths)
-        self.decide = decide and getattr(prov, "takes_hints", False)
-        self.rel_tol: float | None = None
+        # (the point holds; its ratio is then a lower bound)
+        self.decide = decide
+        # precision hints reach only a provider that takes them
+        self.hints = getattr(prov, "takes_hints", False)
         self.stats = {"evaluated": 0, "not_member": 0, "unavailable": 0, "rejected": 0,
                       "undecided": 0, "exact": 0}
         self.closed = prov.closed_form(stmt)
@@ -373,43 +372,47 @@ class _Evaluator:
                                              getattr(stmt, "profile", False),
                                              all_classes(stmt))))
 
-    def at(self, v: dict):
-        return self._at(v)
+    def at(self, v: dict, rel_tol: float | None = None):
+        """(truth, bound, lower/bound) at ``v``, or None; ``rel_tol``: the relative error
+        of the truth that will do (an O-form path needs one digit)."""
+        return self._at(v, rel_tol)
 
-    def truth(self, v: dict, enough: float | None = None) -> Truth:
-        """The provider's truth at ``v``, remembered per process.  ``enough`` and the
-        evaluator's ``rel_tol`` are the provider's precision hints (only for a provider
-        that takes them).  A remembered answer serves a later call only if it would have
+    def truth(self, v: dict, enough: float | None = None,
+              rel_tol: float | None = None) -> Truth:
+        """The provider's truth at ``v``, remembered per process.  ``enough`` and
+        ``rel_tol`` are the provider's precision hints (dropped for a provider that does
+        not take them).  A remembered answer serves a later call only if it would have
         served that call: a coarse truth where its upper end is ≤ the new ``enough`` or
         its error within the new ``rel_tol``; a refusal where the new call is no more
         lenient than the refused one."""
+        if not self.hints:
+            enough = rel_tol = None
         key = (self.tkey, tuple(v.get(n) for n in self.tsyms))
-        rel = self.rel_tol
         hit = _TRUTH_CACHE.get(key)
         got = None
         if hit is not None:
             got, (e0, r0) = hit
             if isinstance(got, Exception):
-                if (enough or 0.0) > (e0 or 0.0) or (rel or 0.0) > (r0 or 0.0):
+                if (enough or 0.0) > (e0 or 0.0) or (rel_tol or 0.0) > (r0 or 0.0):
                     got = None
             elif got.extra.get("coarse") and not (
                     (enough is not None and got.upper <= enough)
-                    or (rel is not None and got.error <= rel * max(got.max, 1e-6))):
+                    or (rel_tol is not None and got.error <= rel_tol * max(got.max, 1e-6))):
                 got = None
         if got is None:
-            hints = {k: x for k, x in (("enough", enough), ("rel_tol", rel)) if x is not None}
+            hints = {k: x for k, x in (("enough", enough), ("rel_tol", rel_tol)) if x is not None}
             try:
                 got = self.prov.truth(self.stmt, v, **hints)
             except (Unavailable, ValueError, ArithmeticError, OverflowError, MemoryError) as exc:
                 got = exc
             if len(_TRUTH_CACHE) > _TRUTH_CACHE_MAX:
                 _TRUTH_CACHE.clear()
-            _TRUTH_CACHE[key] = (got, (enough, rel))
+            _TRUTH_CACHE[key] = (got, (enough, rel_tol))
         if isinstance(got, Exception):
             raise got
         return got
 
-    def _at(self, v):
+    def _at(self, v, rel_tol=None):
         stmt = self.stmt
         try:
             self.prov.member(stmt, v)
@@ -426,7 +429,7 @@ class _Evaluator:
             self.stats["rejected"] += 1
             return None
         try:
-            tr = self.truth(v, ENOUGH * bval if self.decide else None)
+            tr = self.truth(v, ENOUGH * bval if self.decide else None, rel_tol)
         except (Unavailable, ValueError, ArithmeticError, OverflowError, MemoryError) as exc:
             self.stats["unavailable"] += 1
             self.last_unavailable = str(exc)
@@ -721,7 +724,6 @@ UNRESOLVED = 0.25
 PATH_REL_TOL = UNRESOLVED / 2
 
 
-
 def _path_budget(budget: int) -> int:
     """Truth evaluations on O-form paths: 48 at the default budget (2000), scaling with it."""
     return max(12, int(48 * budget / 2000))
@@ -729,7 +731,7 @@ def _path_budget(budget: int) -> int:
 
 def o_form_check(stmt, prov, *, budget: int, seed: int) -> Outcome:
     space = Space(stmt)
-    ev = _Evaluator(stmt, prov, space)      # bases at the default precision; paths below
+    ev = _Evaluator(stmt, prov, space)
     rng = np.random.default_rng(_seeded(seed, "o-base"))
     bases = []
     for targets in prov.anchors(stmt)[:2]:
@@ -759,8 +761,6 @@ def o_form_check(stmt, prov, *, budget: int, seed: int) -> Outcome:
     if bases:
         paths.update(_generic_paths(stmt, space, bases[0]))
     left = _path_budget(budget)
-    if getattr(prov, "takes_hints", False):
-        ev.rel_tol = PATH_REL_TOL           # a path needs each truth to one digit only
     rows, per_path = [], {}
     worst = None
     for name, pts in paths.items():
@@ -771,7 +771,7 @@ def o_form_check(stmt, prov, *, budget: int, seed: int) -> Outcome:
             if left <= 0:
                 break
             left -= 1
-            got = ev.at(v)
+            got = ev.at(v, PATH_REL_TOL)    # the bases above: default precision
             if got is None:
                 # out of the truth's reach: a certified lower bound still bounds the ratio
                 # from below (it can show growth, never boundedness)

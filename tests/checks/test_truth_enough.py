@@ -141,12 +141,10 @@ def test_a_remembered_coarse_truth_serves_only_the_calls_it_decides():
     assert ev.truth(w, 1.0).extra["coarse"]            # more lenient: asked again
     assert prov.calls[-1] == 1.0
     # an O-form path's ``rel_tol``: a coarse truth within it serves, a wider one does not
-    ev.rel_tol = 2.0
     n = len(prov.calls)
-    assert ev.truth(w).extra["coarse"] and len(prov.calls) == n   # 0.3 ≤ 2·0.2
-    ev.rel_tol = 1.0
+    assert ev.truth(w, rel_tol=2.0).extra["coarse"] and len(prov.calls) == n  # 0.3 ≤ 2·0.2
     with pytest.raises(Unavailable):
-        ev.truth(w)                                    # 0.3 > 1·0.2: asked again
+        ev.truth(w, rel_tol=1.0)                       # 0.3 > 1·0.2: asked again
     assert len(prov.calls) == n + 1 and prov.last_hints == {"rel_tol": 1.0}
     ts._TRUTH_CACHE.clear()
 
