@@ -167,3 +167,30 @@ def test_a_provider_without_the_hint_is_never_given_it():
     got = ev.at(dict(q=0.1, sigma=1.0, alpha=2.0))
     assert got is not None and math.isclose(got[2], (0.2 - 0.001) / 2.0)
     ts._TRUTH_CACHE.clear()
+
+
+@pytest.mark.parametrize("q,s,k,eps", [(0.09, 1.0, 120, 0.875), (0.09, 2.82, 240, 0.486),
+                                       (0.2, 0.8, 1, 0.5)])
+def test_a_privacy_profile_asked_against_a_bound_is_discretised_coarsely_first(q, s, k, eps):
+    """The sampled Gaussian's δ(ε) where only δ ≤ enough is asked: the coarse privacy-loss
+    discretisation gives a certified bracket that meets the default one; it is used only
+    when its upper end is ≤ enough; with an enough below the truth, or ``precise``, the
+    default truth comes back unchanged."""
+    from checks.truth.providers import SampledGaussianProvider
+    from theory.mechanisms import Composition
+    e, qq, ss = sp.symbols("epsilon q sigma", positive=True)
+    mech = Composition(SampledGaussian(qq, ss), k) if k > 1 else SampledGaussian(qq, ss)
+    st = Bound("p", e, mechanism=mech, profile=True, delta=sp.Rational(1, 10**5))
+    prov = SampledGaussianProvider()
+    v = {"q": q, "sigma": s, "epsilon": eps}
+    full = prov.truth(st, v)
+    coarse = prov.truth(st, v, enough=2 * full.upper)
+    assert coarse.extra.get("coarse") and "discretised at" in coarse.method
+    assert coarse.upper <= 2 * full.upper
+    assert coarse.lower <= full.upper and full.lower <= coarse.upper    # they meet
+    assert coarse.error >= full.error
+    for kw in ({"enough": full.lower / 2}, {"enough": 2 * full.upper, "precise": True}):
+        got = prov.truth(st, v, **kw)
+        assert not got.extra.get("coarse")
+        assert (got.forward, got.backward, got.error) == (full.forward, full.backward,
+                                                          full.error)
