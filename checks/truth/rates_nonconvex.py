@@ -51,8 +51,10 @@ admissible and within the budget T ≤ ``T_MAX``), mean − error − R > 0 thro
 certified needed C multiplied by ≥ 1.5 at each step and by ≥ 4 over the path (a T^(−1/4)
 bound halves per ×16: a persisting excess doubles the needed constant per step, ×8 over
 the path; a truth decaying like the bound leaves it flat).  The path starts at
-T_MAX/16³ when that T is admissible (else at the point's own T).  A constant that also enters the algorithm or the classes (the truth) is never
-decided VIOLATED (it is reported only).
+T_MAX/16³ when that T is admissible (else at the point's own T), and stops at the first
+step whose certified needed constant is not positive or grew less than ×1.5 (the longer
+steps could no longer make it VIOLATED).  A constant that also enters the algorithm or
+the classes (the truth) is never decided VIOLATED (it is reported only).
 """
 from __future__ import annotations
 
@@ -185,29 +187,115 @@ def batch_law(counts: np.ndarray, B: int) -> tuple[np.ndarray, np.ndarray]:
     return np.array(outs, dtype=float), cdf
 
 
+#: uniforms per lookup cell of the batch law's inverse distribution function (a power of
+#: two, so that the cell of a uniform u is floor(u·M) exactly)
+LOOKUP_CELLS = 1 << 14
+#: steps whose random numbers are drawn at once (× runs doubles per array)
+CHUNK = 1 << 16
+
+
+def _inverse_table(cdf: np.ndarray):
+    """(index, exact) per cell [c/M, (c+1)/M) of the uniforms: the outcome index
+    ``searchsorted(cdf, u, "right")`` when it is the same for every u in the cell (exact),
+    else the cell's first index (the cell holds a jump of the cdf: searched per draw)."""
+    M = LOOKUP_CELLS
+    left = np.arange(M) / M
+    right = np.nextafter((np.arange(M) + 1) / M, 0.0)
+    lo = np.minimum(np.searchsorted(cdf, left, side="right"), cdf.size - 1)
+    hi = np.minimum(np.searchsorted(cdf, right, side="right"), cdf.size - 1)
+    return lo, lo == hi
+
+
 def simulate(sc: Scenario, *, runs: int, seed: int) -> np.ndarray:
-    """min_{t<T} |∇_1 f(θ_t)| of ``runs`` independent runs.  The batch's atom counts are
-    drawn by inverting their exact (multivariate hypergeometric) distribution function."""
-    if runs < 2 or sc.T < 1 or sc.B < 1 or sc.B > sc.N:
-        raise ValueError(f"runs >= 2, T >= 1, 1 <= B <= N needed, got {runs}, {sc.T}, "
-                         f"{sc.B}, {sc.N}")
-    rng = np.random.default_rng(seed)
-    vals, cnt = sc.atoms()
-    ks, cdf = batch_law(cnt, sc.B)
-    cols = [np.ascontiguousarray(ks[:, j]) / sc.B for j in range(len(vals))]
-    w, G = sc.w, sc.G
-    th = np.full(runs, sc.theta0())
-    best = np.full(runs, np.inf)
-    for _ in range(sc.T):
-        s = G * np.sin(th / w)
-        np.minimum(best, np.abs(s), out=best)
-        idx = np.searchsorted(cdf, rng.random(runs), side="right")
-        np.minimum(idx, cdf.size - 1, out=idx)
-        v = sc.sigma * rng.standard_normal(runs)
-        for a, col in zip(vals, cols):
-            v += col[idx] * sc.phi(s + a)
-        th -= sc.eta * v
-    return best
+    """min_{t<T} |∇_1 f(θ_t)| of ``runs`` independent runs (:func:`simulate_many` of one
+    scenario)."""
+    return simulate_many([sc], runs=runs, seeds=[seed])[0]
+
+
+def simulate_many(scs: list[Scenario], *, runs: int, seeds: list[int]) -> list[np.ndarray]:
+    """:func:`simulate` of each scenario with its seed, the scenarios of one length T and
+    one algorithm stepped together (the same numbers as one at a time: each keeps its own
+    random stream, and every update is the same floating-point operation).
+
+    The batch's atom counts are drawn by inverting their exact (multivariate
+    hypergeometric) distribution function: through a lookup table of the uniform's cell,
+    and by binary search in the few cells that hold a jump (the same outcome as the search
+    everywhere).  The uniforms and the Gaussian noise of ``CHUNK // runs`` steps are drawn
+    at once; the update works in place."""
+    if len(scs) != len(seeds):
+        raise ValueError(f"one seed per scenario needed, got {len(seeds)} for {len(scs)}")
+    for sc in scs:
+        if runs < 2 or sc.T < 1 or sc.B < 1 or sc.B > sc.N:
+            raise ValueError(f"runs >= 2, T >= 1, 1 <= B <= N needed, got {runs}, {sc.T}, "
+                             f"{sc.B}, {sc.N}")
+    out: list[np.ndarray | None] = [None] * len(scs)
+    groups: dict = {}
+    for i, sc in enumerate(scs):
+        groups.setdefault((sc.T, sc.algo), []).append(i)
+    for (T, algo), idx in groups.items():
+        for i, best in zip(idx, _run_group([scs[i] for i in idx], [seeds[i] for i in idx],
+                                           runs, T, algo == "normalized")):
+            out[i] = best
+    return out
+
+
+def _run_group(scs, seeds, runs, T, normalized):
+    S = len(scs)
+    col = lambda xs: np.array(xs, dtype=float)[:, None]             # noqa: E731
+    rngs = [np.random.default_rng(sd) for sd in seeds]
+    laws = []
+    for sc in scs:
+        vals, cnt = sc.atoms()
+        ks, cdf = batch_law(cnt, sc.B)
+        table, exact = _inverse_table(cdf)
+        laws.append((vals, [np.ascontiguousarray(ks[:, j]) / sc.B for j in range(len(vals))],
+                     cdf, table, exact))
+    n_at = max(len(law[0]) for law in laws)
+    # atoms padded with value 0 and share 0 (adding 0 leaves the update as it was)
+    vals = [col([law[0][j] if j < len(law[0]) else 0.0 for law in laws]) for j in range(n_at)]
+    w, G, eta = col([sc.w for sc in scs]), col([sc.G for sc in scs]), col([sc.eta for sc in scs])
+    r = col([sc.r for sc in scs]) if normalized else None
+    C = col([sc.C for sc in scs]) if not normalized else None
+    th = np.repeat(col([sc.theta0() for sc in scs]), runs, axis=1)
+    best = np.full((S, runs), np.inf)
+    s, x, y, v = (np.empty((S, runs)) for _ in range(4))
+    K = max(1, CHUNK // runs)           # independent of S: the streams do not depend on it
+    for start in range(0, T, K):
+        k = min(K, T - start)
+        noise = np.empty((k, S, runs))
+        fr = [np.zeros((k, S, runs)) for _ in range(n_at)]
+        for i, (rng, sc, (_, cols, cdf, table, exact)) in enumerate(zip(rngs, scs, laws)):
+            u = rng.random((k, runs))
+            noise[:, i] = rng.standard_normal((k, runs))
+            noise[:, i] *= sc.sigma
+            cell = (u * LOOKUP_CELLS).astype(np.intp)
+            pick = table[cell]
+            jump = ~exact[cell]
+            if jump.any():
+                pick[jump] = np.minimum(np.searchsorted(cdf, u[jump], side="right"),
+                                        cdf.size - 1)
+            for j, c in enumerate(cols):
+                fr[j][:, i] = c[pick]
+        for t in range(k):
+            np.divide(th, w, out=s)
+            np.sin(s, out=s)
+            s *= G
+            np.abs(s, out=y)
+            np.minimum(best, y, out=best)
+            np.copyto(v, noise[t])
+            for a, f in zip(vals, fr):
+                np.add(s, a, out=x)
+                if normalized:
+                    np.abs(x, out=y)
+                    y += r
+                    x /= y
+                else:
+                    np.clip(x, -C, C, out=x)
+                x *= f[t]
+                v += x
+            v *= eta
+            th -= v
+    return list(best)
 
 
 def bernstein(x: np.ndarray, width: float, delta: float = DELTA) -> tuple[float, float]:
@@ -401,15 +489,6 @@ class MinGradNormRateProvider(TruthProvider):
         A = sum(evaluate(sp.diff(stmt.expr, k).xreplace(zero), v) for k in ks)
         return R, A
 
-    def _measure(self, stmt, v, seed, tag):
-        from checks.truth.statements import _seeded
-        rows = []
-        for sc in self.scenarios(stmt, v):
-            x = simulate(sc, runs=RUNS, seed=_seeded(seed, "sim", tag, sc.law))
-            m, e = bernstein(x, sc.G)
-            rows.append((sc, m, e))
-        return rows
-
     def check(self, stmt, *, budget: int, seed: int):
         from checks.truth.statements import Outcome, Space
         space = Space(stmt)
@@ -423,20 +502,23 @@ class MinGradNormRateProvider(TruthProvider):
             if sym in truth_syms:
                 truth_syms |= e.free_symbols
         decidable = not (set(ks) & truth_syms)
-        rows, skipped, why, done = [], 0, "", 0
+        from checks.truth.statements import _seeded
+        plan, skipped, why, done = [], 0, "", 0
         for i, v in enumerate(pts):
             if done >= MAX_POINTS:
                 break
             try:
                 R, A = self._parts(stmt, v)
-                got = self._measure(stmt, v, seed, i)
+                plan += [(i, v, sc, R, A) for sc in self.scenarios(stmt, v)]
             except Unavailable as exc:
                 skipped += 1
                 why = str(exc)
                 continue
             done += 1
-            for sc, m, e in got:
-                rows.append((v, sc, m, e, R, A))
+        # the first MAX_POINTS admissible points, both laws each, simulated together
+        xs = simulate_many([sc for _, _, sc, _, _ in plan], runs=RUNS,
+                           seeds=[_seeded(seed, "sim", i, sc.law) for i, _, sc, _, _ in plan])
+        rows = [(v, sc, *bernstein(x, sc.G), R, A) for (_, v, sc, R, A), x in zip(plan, xs)]
         if not rows:
             return Outcome(stmt.label, tested=False,
                            detail=f"rate {stmt.label} ({self.name}): NOT-TESTED — no admissible "
@@ -519,14 +601,24 @@ class MinGradNormRateProvider(TruthProvider):
                     break
                 plan.append((vk, scs[0], R, A))
             from checks.truth.statements import _seeded
+            stopped = ""
             for k, (vk, sc, R, A) in enumerate(plan if pts_ok else []):
                 x = simulate(sc, runs=RUNS, seed=_seeded(seed, "path", k))
                 m, e = bernstein(x, sc.G)
                 seq.append((vk, sc, m, e, R, A, (m - e - R) / A))
+                lo_k = seq[-1][6]
+                if k < len(plan) - 1 and (lo_k <= 0 or (
+                        k and lo_k < PATH_GROWTH * seq[-2][6])):
+                    # the growth the VIOLATED verdict needs is already broken: the longer
+                    # (dearer) steps cannot change the outcome
+                    stopped = (f" (stopped: the certified {cname} "
+                               + ("is not positive" if lo_k <= 0 else
+                                  f"grew less than ×{PATH_GROWTH:g}") + ")")
+                    break
             if seq:
                 path_txt = ("; T-path from the point needing the largest constant: "
                             + " → ".join(f"T = {s[1].T}: certified {cname} ≥ {s[6]:.4g}"
-                                         for s in seq))
+                                         for s in seq) + stopped)
             lows = [s[6] for s in seq]
             grows = (pts_ok and len(lows) == PATH_STEPS + 1 and lows[0] > 0
                      and all(lows[i + 1] >= PATH_GROWTH * lows[i] for i in range(PATH_STEPS))

@@ -204,3 +204,59 @@ def test_the_exact_law_simulation_agrees_with_the_batched_runner(algo):
     m2, e2 = rn.bernstein(rn.simulate(sc, runs=runs, seed=5), sc.G)
     assert abs(m1 - m2) <= e1 + e2
     assert abs(m1 - m2) < 0.02
+
+
+def test_the_lookup_table_inverts_the_batch_law_exactly():
+    # every uniform maps to the outcome of the binary search, jumps and cell edges included
+    _, cdf = rn.batch_law(np.array([100, 200, 1]), 30)
+    table, exact = rn._inverse_table(cdf)
+    M = rn.LOOKUP_CELLS
+    u = np.concatenate([np.random.default_rng(5).random(200_000), cdf[:-1],
+                        np.nextafter(cdf[:-1], 0.0), np.nextafter(cdf[:-1], 1.0),
+                        np.arange(M) / M, np.nextafter(np.arange(1, M + 1) / M, 0.0)])
+    u = u[(u >= 0) & (u < 1)]
+    want = np.minimum(np.searchsorted(cdf, u, side="right"), cdf.size - 1)
+    cell = (u * M).astype(np.intp)
+    got = table[cell].copy()
+    jump = ~exact[cell]
+    got[jump] = np.minimum(np.searchsorted(cdf, u[jump], side="right"), cdf.size - 1)
+    assert np.array_equal(got, want)
+    assert jump.mean() < 0.01                    # the table decides almost every draw
+    assert (~exact).sum() <= cdf.size            # at most one jump cell per outcome
+
+
+@pytest.mark.parametrize("algo,kw", [("normalized", {"r": 2.0}), ("clipped", {"C": 2.6})])
+def test_scenarios_stepped_together_give_the_numbers_of_one_at_a_time(algo, kw):
+    scs = [rn.Scenario(algo=algo, law=law, tau0=1.0, L0=0.01, gap0=1.0, N=N_, B=b, T=T_,
+                       eta=0.05, sigma=sig, **kw)
+           for law in rn.LAWS for N_, b, T_, sig in ((301, 30, 150, 2.0), (40, 7, 150, 0.5),
+                                                    (300, 30, 90, 2.0))]
+    seeds = list(range(11, 11 + len(scs)))
+    together = rn.simulate_many(scs, runs=64, seeds=seeds)
+    for sc, sd, x in zip(scs, seeds, together):
+        assert np.array_equal(x, rn.simulate(sc, runs=64, seed=sd))
+    with pytest.raises(ValueError, match="one seed per scenario"):
+        rn.simulate_many(scs, runs=64, seeds=seeds[:1])
+
+
+def test_the_t_path_stops_once_the_needed_constant_stops_growing(small, monkeypatch):
+    # clipped DP-SGD has no persisting bias: along T ×16 the certified needed constant stops
+    # growing ×1.5 (or turns non-positive) at once, and the longer steps are not simulated
+    calls = []
+    orig = rn.simulate
+
+    def counting(sc, *, runs, seed):
+        calls.append(sc.T)
+        return orig(sc, runs=runs, seed=seed)
+
+    monkeypatch.setattr(rn, "simulate", counting)
+    sgd = NoisySGD(n=N, b=B, eta=1 / sp.sqrt(T), C=c, sigma=c * sg, T=T, sampling="fixed")
+    st = Rate("statement", EXPECTED_MIN_GRAD_NORM, C * T**sp.Rational(-1, 4), sgd,
+              problem_class=CLS,
+              hypotheses=[asm(sp.Gt(c, 2 * t0 / (1 - t1)), "c > 2τ0/(1 − τ1)"),
+                          asm(sp.Lt(t1, 1), "τ1 < 1"), asm(sp.Le(B, N), "B ≤ N")],
+              constants=(C,), depends_on=(t0, t1, L0, L1))
+    out = ts.check_statement(st, budget=1, seed=0)
+    assert out.tested and not out.violated, out.detail
+    assert "T-path from the point" in out.detail and "(stopped: the certified" in out.detail
+    assert 1 <= len(calls) < rn.PATH_STEPS + 1
