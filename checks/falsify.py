@@ -67,7 +67,7 @@ class SearchOutcome:
 
 # --------------------------------------------------------------------------------------
 # domains
-@dataclass
+@dataclass(frozen=True)
 class _Bound:
     expr: sp.Expr          # bound in terms of earlier symbols (or a number)
     lower: bool
@@ -86,9 +86,30 @@ class _Domain:
     dep_fns: list = field(default_factory=list)
 
 
+#: per process: the proof steps of a result share its hypotheses, so the same relation is
+#: isolated (expanded, simplified) and its bound compiled for claim after claim
+_DOMAIN_MEMO: dict = {}
+_DOMAIN_MEMO_MAX = 1 << 14
+
+
+def _remembered(key, make):
+    got = _DOMAIN_MEMO.get(key, _DOMAIN_MEMO)
+    if got is _DOMAIN_MEMO:
+        if len(_DOMAIN_MEMO) > _DOMAIN_MEMO_MAX:
+            _DOMAIN_MEMO.clear()
+        got = _DOMAIN_MEMO[key] = make()
+    return got
+
+
 def _isolate(rel, sym, earlier: set) -> _Bound | None:
     """``rel`` as a bound on ``sym`` in terms of ``earlier`` symbols, if linear in sym
-    with a coefficient of known sign."""
+    with a coefficient of known sign (a pure function of the relation, the symbol and the
+    earlier symbols it holds: remembered)."""
+    key = ("isolate", rel, sym, frozenset(rel.free_symbols & set(earlier)))
+    return _remembered(key, lambda: _isolate_now(rel, sym, earlier))
+
+
+def _isolate_now(rel, sym, earlier: set) -> _Bound | None:
     if isinstance(rel, (sp.Equality, sp.Unequality)):
         return None
     if not isinstance(rel, (sp.GreaterThan, sp.StrictGreaterThan, sp.LessThan,
@@ -144,7 +165,9 @@ def domains_for(hypotheses, symbols) -> list[_Domain]:
                     _apply_const(d, b)
             else:
                 d.dep.append(b)
-        d.dep_fns = [sp.lambdify([x for x in syms if x in earlier], bd.expr, modules="numpy")
+        args = tuple(x for x in syms if x in earlier)
+        d.dep_fns = [_remembered(("lambdify", args, bd.expr),
+                                 lambda bd=bd: sp.lambdify(args, bd.expr, modules="numpy"))
                      for bd in d.dep]
         doms.append(d)
         earlier.add(s)
@@ -275,7 +298,9 @@ class _Evaluator:
         exprs, np_funcs, mp_funcs = _numeric_ready(exprs)
         self._np = sp.lambdify(self.syms, _float_friendly(exprs),
                                modules=[np_funcs, "numpy"])
-        self._mp = sp.lambdify(self.syms, exprs, modules=[mp_funcs, "mpmath"])
+        # the mpmath twin is compiled on first use: most claims never reach a confirmation
+        self._mp_src = (exprs, mp_funcs)
+        self._mp_fn = None
         self.strict = isinstance(claim.conclusion, (sp.StrictLessThan, sp.StrictGreaterThan))
 
     # ---- numpy
@@ -335,6 +360,12 @@ class _Evaluator:
         return slack < -CANDIDATE_TOL
 
     # ---- mpmath
+    def _mp(self, *args):
+        if self._mp_fn is None:
+            exprs, mp_funcs = self._mp_src
+            self._mp_fn = sp.lambdify(self.syms, exprs, modules=[mp_funcs, "mpmath"])
+        return self._mp_fn(*args)
+
     def slack_mp(self, point: dict[sp.Symbol, Fraction], dps: int):
         """(hypotheses hold, conclusion slack) at ``dps`` digits; exact SymPy decides
         values within CONFIRM_TOL of a boundary."""

@@ -135,3 +135,23 @@ def test_exact_arbiter_rejects_mpmath_noise():
     assert not _exact_decide(claim, {x_: Fraction(2, 3)})      # exactly 0: holds
     claim2 = step_claim(x_**2, "<=", x_)
     assert _exact_decide(claim2, {x_: Fraction(3, 2)})          # 9/4 > 3/2: violated
+
+
+def test_remembered_isolation_depends_on_which_symbols_come_earlier():
+    """The domains memo is keyed by the relation, the symbol and the earlier symbols the
+    relation holds: x ≤ y bounds x only once y is sampled before it."""
+    import sympy as sp
+
+    from checks import falsify as fz
+    x, y = sp.symbols("x y", positive=True)
+    rel = sp.Le(x, 2 * y)
+    assert fz._isolate(rel, x, set()) is None
+    b = fz._isolate(rel, x, {y})
+    assert b is not None and b.expr == 2 * y and not b.lower
+    assert fz._isolate(rel, x, set()) is None            # still None: a separate entry
+    assert fz._isolate(rel, x, {y, sp.Symbol("z")}) == b  # unrelated earlier symbols
+    d1 = fz.domains_for([rel, sp.Gt(y, 1)], [y, x])
+    d2 = fz.domains_for([rel, sp.Gt(y, 1)], [y, x])
+    assert [(d.lo, d.hi, d.dep) for d in d1] == [(d.lo, d.hi, d.dep) for d in d2]
+    assert d1[0].lo == 1 and d1[1].dep == [b]
+    assert float(d1[1].dep_fns[0](3.0)) == 6.0
