@@ -857,7 +857,9 @@ def verify(results: Iterable[Result], *, budget: int = DEFAULT_BUDGET,
             out[i] = check_result(results[i], options=opts, progress=progress)
     # results that share a title (the versions of one paper restate each other) go to one
     # worker, one after the other, so that the second finds the laws, claims and
-    # statements the first left in that worker's memos; biggest group first (load balance)
+    # statements the first left in that worker's memos, and so do groups whose typed
+    # statements ask about one mechanism, within an even share of the work
+    # (:func:`_merge_sharing_truths`); biggest group first (load balance)
     groups: dict[str, list[int]] = {}
     for i in parallel:
         groups.setdefault(" ".join(results[i].title.split()).casefold(), []).append(i)
@@ -866,6 +868,7 @@ def verify(results: Iterable[Result], *, budget: int = DEFAULT_BUDGET,
     sizes = {g: sum(len(plan(results[i])) + STATEMENT_WEIGHT * (len(results[i].bounds)
                                                                + len(results[i].rates))
                     for i in idx) for g, idx in groups.items()}
+    _merge_sharing_truths(groups, sizes, results, jobs)
     order = sorted(groups, key=lambda g: (-sizes[g], groups[g][0]))
     paths = tuple(registry.user_paths())
     folder = str(disk.folder) if disk is not None else None
@@ -880,6 +883,41 @@ def verify(results: Iterable[Result], *, budget: int = DEFAULT_BUDGET,
                     for pc in plan(results[i]):
                         progress(pc.id)
     return out  # type: ignore[return-value]
+
+
+def _truth_keys(result: Result) -> set[str]:
+    """What a result's typed statements ask the truth providers about: the kind of each
+    (a bound's and a rate's truths differ) with its mechanism (or algorithm) — the
+    providers' truths are remembered per process by it, and a proof row typed as a
+    statement (``like=``) speaks about the same mechanism."""
+    out = set()
+    for st in (*result.bounds, *result.rates):
+        m = getattr(st, "mechanism", None) or getattr(st, "algorithm", None)
+        if m is not None:
+            out.add(type(st).__name__ + ":" + _cache.fingerprint(m))
+    return out
+
+
+def _merge_sharing_truths(groups: dict, sizes: dict, results, jobs: int) -> None:
+    """Put groups whose typed statements ask about the same mechanism into one worker, so
+    that the later ones find the truths (and whole statements: a table's row restated as a
+    theorem) the first computed, as in a sequential run — while the merged group stays
+    within an even share of the work (total / jobs).  In place; deterministic."""
+    cap = sum(sizes.values()) / max(1, jobs)
+    keys = {g: set().union(*(_truth_keys(results[i]) for i in idx))
+            for g, idx in groups.items()}
+    names = sorted(groups, key=lambda g: (-sizes[g], groups[g][0]))
+    for a in names:
+        if a not in groups or not keys[a]:
+            continue
+        for b in names:
+            if b == a or b not in groups or not (keys[a] & keys[b]):
+                continue
+            if sizes[a] + sizes[b] > cap:
+                continue
+            groups[a] = sorted(groups[a] + groups.pop(b))
+            sizes[a] += sizes.pop(b)
+            keys[a] |= keys.pop(b)
 
 
 def _is_registered(result: Result) -> bool:
