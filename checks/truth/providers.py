@@ -219,14 +219,17 @@ class SampledGaussianProvider(TruthProvider):
         if not (0 < q <= 1) or not s > 0 or not k >= 1:
             raise Unavailable(f"q = {q:g} must be in (0, 1], sigma = {s:g} > 0, count >= 1")
         if stmt.profile:
-            if enough is not None and not precise:
-                got = self._profile(stmt, v, q, s, int(round(k)), COARSE_INTERVAL)
+            eps, k = evaluate(stmt.expr, v), int(round(k))
+            if enough is not None and not precise and max(_pld_delta(
+                    q, s, k, eps, pessimistic=True, interval=COARSE_INTERVAL)) <= enough:
+                # the coarse upper end decides: only then is its (remembered) bracket built
+                got = self._profile(stmt, eps, q, s, k, COARSE_INTERVAL)
                 if got.upper <= enough:
                     got.extra["coarse"] = True
                     got.method += (f", discretised at {COARSE_INTERVAL:g} (enough to show "
                                    f"δ ≤ {enough:.6g})")
                     return got
-            return self._profile(stmt, v, q, s, int(round(k)))
+            return self._profile(stmt, eps, q, s, k)
         a = _order(stmt, v)
         f = sgm_rdp(q, s, a, "add", precise=precise)
         r = sgm_rdp(q, s, a, "remove", precise=precise)
@@ -241,8 +244,7 @@ class SampledGaussianProvider(TruthProvider):
             t.extra["lower_mp"] = mpmath.mpf(k) * mpmath.mpf(max(f, r)) * (1 - mpmath.mpf(2) ** -50)
         return t
 
-    def _profile(self, stmt, v, q, s, k, interval=PLD_INTERVAL):
-        eps = evaluate(stmt.expr, v)
+    def _profile(self, stmt, eps, q, s, k, interval=PLD_INTERVAL):
         hi_r, hi_a = _pld_delta(q, s, k, eps, pessimistic=True, interval=interval)
         lo_r, lo_a = _pld_delta(q, s, k, eps, pessimistic=False, interval=interval)
         # dp-accounting's REMOVE pair is (mixture ‖ Gaussian): the law *with* the example

@@ -439,8 +439,9 @@ class MinGradNormRateProvider(TruthProvider):
     def truth(self, stmt, v, *, precise=False, seed: int = 0):
         from checks.truth.base import Truth
         best = None
-        for sc in self.scenarios(stmt, v):
-            m, e = bernstein(simulate(sc, runs=RUNS, seed=seed), sc.G)
+        scs = self.scenarios(stmt, v)
+        for sc, x in zip(scs, simulate_many(scs, runs=RUNS, seeds=[seed] * len(scs))):
+            m, e = bernstein(x, sc.G)
             if best is None or m - e > best[0] - best[1]:
                 best = (m, e, sc)
         m, e, sc = best
@@ -490,7 +491,7 @@ class MinGradNormRateProvider(TruthProvider):
         return R, A
 
     def check(self, stmt, *, budget: int, seed: int):
-        from checks.truth.statements import Outcome, Space
+        from checks.truth.statements import Outcome, Space, _seeded
         space = Space(stmt)
         pts = self._points(stmt, space, budget=budget, seed=seed)
         ks = list(getattr(stmt, "constants", ()))
@@ -502,23 +503,24 @@ class MinGradNormRateProvider(TruthProvider):
             if sym in truth_syms:
                 truth_syms |= e.free_symbols
         decidable = not (set(ks) & truth_syms)
-        from checks.truth.statements import _seeded
-        plan, skipped, why, done = [], 0, "", 0
+        measured, skipped, why, done = [], 0, "", 0
         for i, v in enumerate(pts):
             if done >= MAX_POINTS:
                 break
             try:
                 R, A = self._parts(stmt, v)
-                plan += [(i, v, sc, R, A) for sc in self.scenarios(stmt, v)]
+                measured += [(i, v, sc, R, A) for sc in self.scenarios(stmt, v)]
             except Unavailable as exc:
                 skipped += 1
                 why = str(exc)
                 continue
             done += 1
         # the first MAX_POINTS admissible points, both laws each, simulated together
-        xs = simulate_many([sc for _, _, sc, _, _ in plan], runs=RUNS,
-                           seeds=[_seeded(seed, "sim", i, sc.law) for i, _, sc, _, _ in plan])
-        rows = [(v, sc, *bernstein(x, sc.G), R, A) for (_, v, sc, R, A), x in zip(plan, xs)]
+        xs = simulate_many([sc for _, _, sc, _, _ in measured], runs=RUNS,
+                           seeds=[_seeded(seed, "sim", i, sc.law)
+                                  for i, _, sc, _, _ in measured])
+        rows = [(v, sc, *bernstein(x, sc.G), R, A)
+                for (_, v, sc, R, A), x in zip(measured, xs)]
         if not rows:
             return Outcome(stmt.label, tested=False,
                            detail=f"rate {stmt.label} ({self.name}): NOT-TESTED — no admissible "
@@ -600,7 +602,6 @@ class MinGradNormRateProvider(TruthProvider):
                                 f"needing the largest constant is not followed: {exc}")
                     break
                 plan.append((vk, scs[0], R, A))
-            from checks.truth.statements import _seeded
             stopped = ""
             for k, (vk, sc, R, A) in enumerate(plan if pts_ok else []):
                 x = simulate(sc, runs=RUNS, seed=_seeded(seed, "path", k))

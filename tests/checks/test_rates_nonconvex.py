@@ -155,13 +155,18 @@ def test_existential_constant_with_a_large_bias_term_holds_for_every_constant(sm
     assert float(out.witness["smallest_constant"]) == 0.0
 
 
-def test_dp_sgd_reports_the_smallest_constant_and_is_not_violated(small):
+def _dp_sgd_rate():
+    """'E min ‖∇f‖ ≤ C·T^(-1/4) for some C(τ, L)' for clipped DP-SGD (B of N sampling)."""
     sgd = NoisySGD(n=N, b=B, eta=1 / sp.sqrt(T), C=c, sigma=c * sg, T=T, sampling="fixed")
-    st = Rate("statement", EXPECTED_MIN_GRAD_NORM, C * T**sp.Rational(-1, 4), sgd,
-              problem_class=CLS,
-              hypotheses=[asm(sp.Gt(c, 2 * t0 / (1 - t1)), "c > 2τ0/(1 − τ1)"),
-                          asm(sp.Lt(t1, 1), "τ1 < 1"), asm(sp.Le(B, N), "B ≤ N")],
-              constants=(C,), depends_on=(t0, t1, L0, L1))
+    return Rate("statement", EXPECTED_MIN_GRAD_NORM, C * T**sp.Rational(-1, 4), sgd,
+                problem_class=CLS,
+                hypotheses=[asm(sp.Gt(c, 2 * t0 / (1 - t1)), "c > 2τ0/(1 − τ1)"),
+                            asm(sp.Lt(t1, 1), "τ1 < 1"), asm(sp.Le(B, N), "B ≤ N")],
+                constants=(C,), depends_on=(t0, t1, L0, L1))
+
+
+def test_dp_sgd_reports_the_smallest_constant_and_is_not_violated(small):
+    st = _dp_sgd_rate()
     out = ts.check_statement(st, budget=1, seed=0)
     assert out.tested and not out.violated, out.detail
     assert "smallest making it hold" in out.detail
@@ -250,12 +255,7 @@ def test_the_t_path_stops_once_the_needed_constant_stops_growing(small, monkeypa
         return orig(sc, runs=runs, seed=seed)
 
     monkeypatch.setattr(rn, "simulate", counting)
-    sgd = NoisySGD(n=N, b=B, eta=1 / sp.sqrt(T), C=c, sigma=c * sg, T=T, sampling="fixed")
-    st = Rate("statement", EXPECTED_MIN_GRAD_NORM, C * T**sp.Rational(-1, 4), sgd,
-              problem_class=CLS,
-              hypotheses=[asm(sp.Gt(c, 2 * t0 / (1 - t1)), "c > 2τ0/(1 − τ1)"),
-                          asm(sp.Lt(t1, 1), "τ1 < 1"), asm(sp.Le(B, N), "B ≤ N")],
-              constants=(C,), depends_on=(t0, t1, L0, L1))
+    st = _dp_sgd_rate()
     out = ts.check_statement(st, budget=1, seed=0)
     assert out.tested and not out.violated, out.detail
     assert "T-path from the point" in out.detail and "(stopped: the certified" in out.detail
