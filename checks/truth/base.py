@@ -158,29 +158,49 @@ def _compiled(expr: sp.Expr):
     return [s.name for s in syms], sp.lambdify(syms, expr, "math")
 
 
+class _Message:
+    """An exception message formatted only when read: searches evaluate hypotheses at
+    many points and discard most failures, and printing a SymPy expression into every
+    discarded message cost more than the evaluation."""
+    __slots__ = ("fmt", "args")
+
+    def __init__(self, fmt: str, *args):
+        self.fmt, self.args = fmt, args
+
+    def __str__(self):
+        return self.fmt.format(*self.args)
+
+
+@lru_cache(maxsize=None)
+def _number(expr: sp.Expr) -> float | None:
+    """A constant expression's double value, None unless a finite real."""
+    v = complex(expr)
+    return None if v.imag or not math.isfinite(v.real) else v.real
+
+
 def evaluate(expr, values: dict[str, float]) -> float:
     """``expr`` at ``values`` (by symbol name) in double precision; raises Unavailable when
     a symbol has no value or the value is not a finite real."""
     expr = sp.sympify(expr)
     if expr.is_number:
-        v = complex(expr)
-        if v.imag or not math.isfinite(v.real):
-            raise Unavailable(f"{expr} is not a finite real")
-        return v.real
+        v = _number(expr)
+        if v is None:
+            raise Unavailable(_Message("{} is not a finite real", expr))
+        return v
     names, fn = _compiled(expr)
     try:
         v = fn(*[values[nm] for nm in names])
     except KeyError as exc:
         raise Unavailable(f"no value for symbol {exc}") from None
     except (ValueError, ZeroDivisionError, OverflowError, TypeError):
-        raise Unavailable(f"{expr} cannot be evaluated here") from None
+        raise Unavailable(_Message("{} cannot be evaluated here", expr)) from None
     if isinstance(v, complex):
         if v.imag:
-            raise Unavailable(f"{expr} is not real here")
+            raise Unavailable(_Message("{} is not real here", expr))
         v = v.real
     v = float(v)
     if not math.isfinite(v):
-        raise Unavailable(f"{expr} is not finite here")
+        raise Unavailable(_Message("{} is not finite here", expr))
     return v
 
 

@@ -67,7 +67,13 @@ CONFIRM_DPS = 50
 
 
 class _Skip(Exception):
-    """The point does not satisfy the hypotheses (or cannot be evaluated)."""
+    """The point does not satisfy the hypotheses (or cannot be evaluated).  The message
+    is formatted only when read: a search discards most skips, and printing the failing
+    SymPy hypothesis cost more than evaluating it."""
+
+    def __str__(self):
+        fmt, *args = self.args
+        return fmt.format(*args)
 
 
 @dataclass
@@ -144,20 +150,20 @@ class Space:
             try:
                 v[s.name] = evaluate(e, v)
             except Unavailable:
-                raise _Skip(f"definition of {s} not evaluable") from None
+                raise _Skip("definition of {} not evaluable", s) from None
         for d in self.doms:
             x = v.get(d.sym.name)
             if x is None or not math.isfinite(x):
-                raise _Skip(f"no value for {d.sym}")
+                raise _Skip("no value for {}", d.sym)
             if d.integer and x != int(x):
-                raise _Skip(f"{d.sym} must be an integer")
+                raise _Skip("{} must be an integer", d.sym)
         for h in self.hyps:
             if not _holds(h, v):
-                raise _Skip(f"{h} fails")
+                raise _Skip("{} fails", h)
         for imp in self.implicit:
             bound = implicit_value(imp, v)
             if bound is None or v[imp.var.name] > bound:
-                raise _Skip(f"{imp} fails")
+                raise _Skip("{} fails", imp)
         return v
 
     def admissible(self, values: dict) -> dict | None:
