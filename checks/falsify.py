@@ -280,6 +280,37 @@ def _earlier_syms(doms, i):
 
 # --------------------------------------------------------------------------------------
 # slack of a boolean, vectorised over numpy arrays or on mpmath numbers
+class _RelationFns:
+    """One relation compiled for numeric evaluation: ``(lhs, rhs, term scale)`` as a
+    numpy function and (on first use) an mpmath one, of the relation's own symbols in
+    name order.  Remembered per process (:func:`_relation_fns`): the rows of a proof
+    share their result's hypotheses, so most relations of a row's claim were already
+    compiled for the row before it."""
+
+    def __init__(self, r):
+        self.syms = sorted(r.free_symbols, key=lambda s: s.name)
+        exprs, np_funcs, mp_funcs = _numeric_ready([r.lhs, r.rhs, _term_scale(r)])
+        self.np = sp.lambdify(self.syms, _float_friendly(exprs), modules=[np_funcs, "numpy"])
+        self._mp_src = (exprs, mp_funcs)
+        self._mp = None
+
+    def mp(self, *args):
+        if self._mp is None:
+            exprs, mp_funcs = self._mp_src
+            self._mp = sp.lambdify(self.syms, exprs, modules=[mp_funcs, "mpmath"])
+        return self._mp(*args)
+
+
+_RELATION_FNS: dict = {}
+
+
+def _relation_fns(r) -> _RelationFns:
+    fns = _RELATION_FNS.get(r)
+    if fns is None:
+        fns = _RELATION_FNS[r] = _RelationFns(r)
+    return fns
+
+
 class _Evaluator:
     """Compiles the claim's relations once: ``(hyp_ok, slack)`` for many points."""
 
@@ -293,35 +324,40 @@ class _Evaluator:
                     self.rels.append(r)
         # per relation: lhs, rhs, and the sum of the absolute values of their top-level
         # terms — the scale against which a difference is judged (a - b = 0 with large
-        # a, b is a cancellation, not a violation)
-        exprs = [e for r in self.rels for e in (r.lhs, r.rhs, _term_scale(r))]
-        exprs, np_funcs, mp_funcs = _numeric_ready(exprs)
-        self._np = sp.lambdify(self.syms, _float_friendly(exprs),
-                               modules=[np_funcs, "numpy"])
-        # the mpmath twin is compiled on first use: most claims never reach a confirmation
-        self._mp_src = (exprs, mp_funcs)
-        self._mp_fn = None
+        # a, b is a cancellation, not a violation); each relation takes its own symbols,
+        # picked from the claim's by position
+        where = {s: i for i, s in enumerate(self.syms)}
+        self.parts = []
+        for r in self.rels:
+            fns = _relation_fns(r)
+            missing = [s for s in fns.syms if s not in where]
+            if missing:
+                raise ValueError(f"symbol {missing[0]} of {r} is not among the claim's")
+            self.parts.append((fns, [where[s] for s in fns.syms]))
         self.strict = isinstance(claim.conclusion, (sp.StrictLessThan, sp.StrictGreaterThan))
 
     # ---- numpy
     def sides_np(self, vals: np.ndarray) -> list[np.ndarray]:
         n = vals.shape[1]
+        out = []
         with np.errstate(all="ignore"), warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            try:
-                out = self._np(*vals)
-                out = [np.broadcast_to(np.asarray(o, dtype=float), (n,)) for o in out]
-            except Exception:
-                out = self._pointwise(vals)
+            for fns, idx in self.parts:
+                try:
+                    res = fns.np(*vals[idx])
+                    out += [np.broadcast_to(np.asarray(o, dtype=float), (n,)) for o in res]
+                except Exception:
+                    out += self._pointwise(fns, idx, vals)
         return out
 
-    def _pointwise(self, vals):
+    def _pointwise(self, fns, idx, vals):
         n = vals.shape[1]
-        cols = [np.full(n, np.nan) for _ in range(3 * len(self.rels))]
+        cols = [np.full(n, np.nan) for _ in range(3)]
+        syms = [self.syms[i] for i in idx]
         for j in range(n):
-            args = [_pyval(v, s) for v, s in zip(vals[:, j], self.syms)]
+            args = [_pyval(v, s) for v, s in zip(vals[idx, j], syms)]
             try:
-                res = self._np(*args)
+                res = fns.np(*args)
             except Exception:
                 continue
             for k, r in enumerate(res):
@@ -361,10 +397,11 @@ class _Evaluator:
 
     # ---- mpmath
     def _mp(self, *args):
-        if self._mp_fn is None:
-            exprs, mp_funcs = self._mp_src
-            self._mp_fn = sp.lambdify(self.syms, exprs, modules=[mp_funcs, "mpmath"])
-        return self._mp_fn(*args)
+        """Every relation's (lhs, rhs, term scale) at the claim's point ``args``."""
+        out = []
+        for fns, idx in self.parts:
+            out += list(fns.mp(*[args[i] for i in idx]))
+        return out
 
     def slack_mp(self, point: dict[sp.Symbol, Fraction], dps: int):
         """(hypotheses hold, conclusion slack) at ``dps`` digits; exact SymPy decides
@@ -820,12 +857,15 @@ def _exact_str(v: Fraction) -> str:
 # the search
 def search(claim: Claim, *, budget: int = 2000, seed: int = 0,
            hypothesis_examples: int | None = None, polish: int = 2,
-           extra_points: Sequence[dict] = ()) -> SearchOutcome:
+           extra_points: Sequence[dict] = (), accurate_slack: bool = True) -> SearchOutcome:
     """Search for a counterexample to ``claim`` (see module docstring).
 
     ``budget`` is the number of random points (phase 1); the targeted phase gets
     ``hypothesis_examples`` (default ``max(10, budget // 100)``) examples and scipy
     ``polish`` local searches.  ``extra_points`` (e.g. a z3 model) are confirmed first.
+    ``accurate_slack=False`` reports the smallest slack as evaluated in floats, without
+    re-evaluating the five smallest with mpmath (for callers that want only a
+    counterexample).
     """
     if not isinstance(budget, int) or budget < 1:
         raise ValueError(f"budget must be an integer >= 1, got {budget!r}")
@@ -915,7 +955,7 @@ def search(claim: Claim, *, budget: int = 2000, seed: int = 0,
             vals = np.concatenate([vals, x[:, None]], axis=1)
             ok = np.append(ok, True)
             concl = np.append(concl, s)
-    _record(out, ok, concl, vals, syms, ev)
+    _record(out, ok, concl, vals, syms, ev if accurate_slack else None)
     if out.feasible == 0:
         detail.append("no point satisfied the hypotheses")
     elif ev.candidate(concl[ok]).any():
