@@ -484,13 +484,11 @@ def _pld(q, z, count, eps, *, pessimistic):
     (dp-accounting's names of the pair) at a loss discretisation of
     :data:`PLD_INTERVAL`: optimistic privacy buckets below, pessimistic connect-the-dots
     above, so the pair of calls encloses δ(ε)."""
-    from dp_accounting.pld import privacy_loss_distribution as pld
+    from checks.truth.pld import gaussian_pld
     # small noise multipliers spread the loss widely: a coarser grid there (the enclosure
     # widens, it stays certified)
-    P = pld.from_gaussian_mechanism(z, sampling_prob=q, pessimistic_estimate=pessimistic,
-                                    value_discretization_interval=PLD_INTERVAL
-                                    * max(1.0, (0.5 / z) ** 2),
-                                    use_connect_dots=pessimistic)
+    P = gaussian_pld(z, q, pessimistic=pessimistic,
+                     interval=PLD_INTERVAL * max(1.0, (0.5 / z) ** 2))
     if count > 1:
         P = P.self_compose(count)
     rem = float(P._pmf_remove.get_delta_for_epsilon(eps))

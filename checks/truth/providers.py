@@ -273,14 +273,12 @@ def _pld_delta(q, sigma, count, eps, *, pessimistic, interval=PLD_INTERVAL):
     of the pair (its REMOVE = our forward order D(mixture ‖ N), its ADD = our backward);
     the privacy loss discretised at ``interval``.  Remembered per process (a violation's
     confirmation asks again for the point the search found)."""
-    from dp_accounting.pld import privacy_loss_distribution as pld
+    from checks.truth.pld import gaussian_pld
     if count > 10**5:
         raise Unavailable(f"{count} compositions: out of reach of the PLD in a default run")
     # connect-the-dots has no optimistic estimate: the lower end is dp-accounting's
     # optimistic privacy buckets (what it falls back to anyway, with a log warning)
-    P = pld.from_gaussian_mechanism(sigma, sampling_prob=q, pessimistic_estimate=pessimistic,
-                                    value_discretization_interval=interval,
-                                    use_connect_dots=pessimistic)
+    P = gaussian_pld(sigma, q, pessimistic=pessimistic, interval=interval)
     if count > 1:
         P = P.self_compose(count)
     rem = float(P._pmf_remove.get_delta_for_epsilon(eps))
