@@ -345,7 +345,7 @@ class _Evaluator:
             for fns, idx in self.parts:
                 try:
                     res = fns.np(*vals[idx])
-                    out += [np.broadcast_to(np.asarray(o, dtype=float), (n,)) for o in res]
+                    out += [_as_column(o, n) for o in res]
                 except Exception:
                     out += self._pointwise(fns, idx, vals)
         return out
@@ -379,9 +379,7 @@ class _Evaluator:
         n = vals.shape[1]
         for h in self.claim.hypotheses:
             s, strict = _bool_np(h, rel_slack)
-            s = np.broadcast_to(s, (n,))
-            ok &= (s > 0) if strict else (s >= 0)
-            ok &= ~np.isnan(s)
+            ok &= (s > 0) if strict else (s >= 0)     # NaN compares False: not ok
         concl, self.strict = _bool_np(self.claim.conclusion, rel_slack)
         concl = np.array(np.broadcast_to(concl, (n,)), dtype=float)
         ok &= ~np.isnan(concl)
@@ -560,8 +558,19 @@ def _term_scale(r) -> sp.Expr:
     return sp.Add(*[sp.Abs(t) for t in terms])
 
 
+def _as_column(o, n: int) -> np.ndarray:
+    o = np.asarray(o, dtype=float)
+    return o if o.shape == (n,) else np.broadcast_to(o, (n,))
+
+
+_DBL_MAX = np.finfo(float).max
+
+
 def _rel_slack_np(r, a, b, sc=0.0):
-    scale = np.maximum(np.maximum(np.abs(a), np.abs(b)), np.nan_to_num(np.abs(sc)))
+    # |sc| with NaN → 0 and ∞ → the largest double (np.nan_to_num, without its overhead)
+    sc = np.abs(sc)
+    sc = np.where(np.isnan(sc), 0.0, np.minimum(sc, _DBL_MAX))
+    scale = np.maximum(np.maximum(np.abs(a), np.abs(b)), sc)
     with np.errstate(all="ignore"):
         rel = np.where(scale > 0, (b - a) / np.where(scale > 0, scale, 1), 0.0)
     rel = np.where(np.isfinite(a) & np.isfinite(b), rel, np.nan)
