@@ -96,6 +96,21 @@ def _console(file=None):
 
 
 # ----------------------------------------------------------------------------- verify
+def _warm_up_workers(args) -> None:
+    """A run over whole papers will check in worker processes: start their server now,
+    so that it imports the engine and the papers while this process resolves the run.
+    (A run named by result ids is usually too small for workers: nothing started.)"""
+    from checks import executor
+    if args.scheduler or (args.ids and all(":" in sel for sel in args.ids)):
+        return
+    try:
+        if executor.default_jobs() < 2:
+            return
+    except ValueError:              # reported, as a usage error, by the run itself
+        return
+    executor.warm_up(list(args.ids or ()))
+
+
 def run_verify(results, *, budget: int, seed: int, progress: bool, use_cache: bool = False,
                scheduler: str | None = None):
     """Run the engine over ``results`` with a rich progress bar on stderr."""
@@ -310,6 +325,7 @@ def summary_line(what: str, counts: dict) -> str:
 
 
 def cmd_verify(args) -> int:
+    _warm_up_workers(args)
     results = _resolve(args.ids)
     if args.out is not None:     # refuse a bad --out now, not after minutes of checking
         from checks.output import check_destination

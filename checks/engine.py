@@ -45,7 +45,6 @@ content, budget, seed and the engine version): an edit re-checks only what chang
 """
 from __future__ import annotations
 
-import os
 import time
 from dataclasses import dataclass, field
 from functools import reduce
@@ -806,19 +805,7 @@ def _statements(result: Result, opts: Options):
     return rep, outs
 
 
-def default_jobs() -> int:
-    """Worker processes for :func:`verify`: ``$DPCHECK_JOBS`` or the CPU count (max 8)."""
-    env = os.environ.get("DPCHECK_JOBS", "").strip()
-    if env:
-        try:
-            n = int(env)
-        except ValueError:
-            raise ValueError(f"DPCHECK_JOBS must be an integer >= 1, got {env!r}") from None
-        if n < 1:
-            raise ValueError(f"DPCHECK_JOBS must be an integer >= 1, got {n}")
-        return n
-    return max(1, min(os.cpu_count() or 1, 8))
-
+from checks.executor import default_jobs  # noqa: E402 - re-exported: engine.default_jobs
 
 #: a typed statement's weight, in planned checks, when verify orders its tasks (biggest
 #: first): ~15 from the main paper's timings (a statement ≈ 0.1–1 s per scenario path)
@@ -832,9 +819,10 @@ def verify(results: Iterable[Result], *, budget: int = DEFAULT_BUDGET,
     """Check every result; reports in the given order.
 
     With ``jobs > 1`` (default :func:`default_jobs`) registered results are checked in
-    worker processes (started with ``spawn``: no state is shared, so the output is the
-    same as a sequential run, apart from timings); papers loaded by path are re-loaded in
-    the workers.  Results that are not in the registry (built by hand, as in the tests)
+    worker processes (forked from a freshly started server that preloaded the engine and
+    the papers, or ``spawn``-started: no state of this process is shared, so the output is
+    the same as a sequential run, apart from timings; :mod:`checks.executor`); papers
+    loaded by path are re-loaded in the workers.  Results that are not in the registry (built by hand, as in the tests)
     are checked in this process.  ``use_cache``: verdicts are read from and written to
     the disk cache (``cache_dir``, default ``.dpcheck-cache``).  ``scheduler``: the
     address of a Dask distributed scheduler; the per-result tasks go there instead of to

@@ -4,9 +4,14 @@
 they finish (the engine puts them back in order, so the output does not depend on which
 executor ran them or in which order they finished):
 
-* :class:`LocalProcesses` — a pool of ``spawn``-started worker processes on this machine
-  (the default); workers ignore SIGINT so that the parent alone handles an interrupt,
-  terminates the pool and re-raises;
+* :class:`LocalProcesses` — a pool of worker processes on this machine (the default);
+  workers ignore SIGINT so that the parent alone handles an interrupt, terminates the
+  pool and re-raises.  Where the platform has it, the workers are forked from
+  multiprocessing's ``forkserver``, a fresh single-threaded process that imported
+  :mod:`checks._preload` (the engine, its libraries and the run's papers) once —
+  :func:`warm_up` starts it while the parent still loads the papers; elsewhere they are
+  ``spawn``-started and import everything themselves.  Either way a worker starts from
+  freshly imported modules, never from a copy of the parent;
 * :class:`DaskCluster` — the tasks go to a Dask distributed scheduler at ``address``
   (``--scheduler tcp://host:8786``; the optional extra ``dpcheck[cluster]``).  Workers
   need the same dpcheck installed (and papers given by path readable at the same path).
@@ -51,12 +56,63 @@ def _ignore_sigint() -> None:
 PAUSE_ENV = "DPCHECK_TEST_PAUSE_WITH_POOL"
 
 
+def default_jobs() -> int:
+    """Worker processes for ``verify``: ``$DPCHECK_JOBS`` or the CPU count (max 8)."""
+    env = os.environ.get("DPCHECK_JOBS", "").strip()
+    if env:
+        try:
+            n = int(env)
+        except ValueError:
+            raise ValueError(f"DPCHECK_JOBS must be an integer >= 1, got {env!r}") from None
+        if n < 1:
+            raise ValueError(f"DPCHECK_JOBS must be an integer >= 1, got {n}")
+        return n
+    return max(1, min(os.cpu_count() or 1, 8))
+
+
+PRELOAD_MODULE = "checks._preload"
+#: the run's selectors for the worker server's preload, one per line (see checks._preload)
+PAPERS_ENV = "DPCHECK_PRELOAD_PAPERS"
+
+
+def start_method() -> str:
+    """``forkserver`` where the platform has it, else ``spawn``."""
+    return "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
+
+
+def _context():
+    ctx = multiprocessing.get_context(start_method())
+    if start_method() == "forkserver":
+        # takes effect when the server starts (here or in warm_up), not after
+        ctx.set_forkserver_preload([PRELOAD_MODULE])
+    return ctx
+
+
+def warm_up(selectors: list[str] | None) -> None:
+    """Start the worker server now, preloading the papers ``selectors`` name (every paper
+    when empty), so that it imports while this process resolves the run; a no-op without
+    ``forkserver`` or when the server already runs (a second run in one process finds
+    the papers it lacks loaded by its workers, as with ``spawn``)."""
+    if start_method() != "forkserver":
+        return
+    from multiprocessing import forkserver
+    _context()
+    old = os.environ.get(PAPERS_ENV)
+    os.environ[PAPERS_ENV] = "\n".join(selectors or ())
+    try:
+        forkserver.ensure_running()
+    finally:
+        if old is None:
+            os.environ.pop(PAPERS_ENV, None)
+        else:
+            os.environ[PAPERS_ENV] = old
+
+
 class LocalProcesses(Executor):
     def __init__(self, processes: int):
         if processes < 1:
             raise ValueError(f"processes must be >= 1, got {processes}")
-        ctx = multiprocessing.get_context("spawn")
-        self.pool = ctx.Pool(processes=processes, initializer=_ignore_sigint)
+        self.pool = _context().Pool(processes=processes, initializer=_ignore_sigint)
 
     def imap_unordered(self, fn, tasks):
         it = self.pool.imap_unordered(fn, list(tasks))
