@@ -87,7 +87,8 @@ class _Domain:
 
 
 #: per process: the proof steps of a result share its hypotheses, so the same relation is
-#: isolated (expanded, simplified) and its bound compiled for claim after claim
+#: isolated (expanded, simplified), its bound compiled and the relation itself compiled
+#: for claim after claim
 _DOMAIN_MEMO: dict = {}
 _DOMAIN_MEMO_MAX = 1 << 14
 
@@ -301,14 +302,8 @@ class _RelationFns:
         return self._mp(*args)
 
 
-_RELATION_FNS: dict = {}
-
-
 def _relation_fns(r) -> _RelationFns:
-    fns = _RELATION_FNS.get(r)
-    if fns is None:
-        fns = _RELATION_FNS[r] = _RelationFns(r)
-    return fns
+    return _remembered(("relation", r), lambda: _RelationFns(r))
 
 
 class _Evaluator:
