@@ -52,8 +52,8 @@ import numpy as np
 import sympy as sp
 
 from checks.plugins import providers as _providers
-from checks.truth.base import (NotMember, Truth, Unavailable, all_classes, evaluate,
-                               evaluate_mp, exact_value)
+from checks.truth.base import (NotMember, Truth, Unavailable, _Message, all_classes,
+                               evaluate, evaluate_mp, exact_value)
 from checks.verdict import StatementReport, StatementVerdict
 
 #: admissible points per bound in the default search (the engine's budget caps these)
@@ -67,13 +67,9 @@ CONFIRM_DPS = 50
 
 
 class _Skip(Exception):
-    """The point does not satisfy the hypotheses (or cannot be evaluated).  The message
-    is formatted only when read: a search discards most skips, and printing the failing
-    SymPy hypothesis cost more than evaluating it."""
-
-    def __str__(self):
-        fmt, *args = self.args
-        return fmt.format(*args)
+    """The point does not satisfy the hypotheses (or cannot be evaluated).  A search
+    discards most skips: their messages are :class:`~checks.truth.base._Message`\ s,
+    formatted only when read."""
 
 
 @dataclass
@@ -150,20 +146,20 @@ class Space:
             try:
                 v[s.name] = evaluate(e, v)
             except Unavailable:
-                raise _Skip("definition of {} not evaluable", s) from None
+                raise _Skip(_Message("definition of {} not evaluable", s)) from None
         for d in self.doms:
             x = v.get(d.sym.name)
             if x is None or not math.isfinite(x):
-                raise _Skip("no value for {}", d.sym)
+                raise _Skip(_Message("no value for {}", d.sym))
             if d.integer and x != int(x):
-                raise _Skip("{} must be an integer", d.sym)
+                raise _Skip(_Message("{} must be an integer", d.sym))
         for h in self.hyps:
             if not _holds(h, v):
-                raise _Skip("{} fails", h)
+                raise _Skip(_Message("{} fails", h))
         for imp in self.implicit:
             bound = implicit_value(imp, v)
             if bound is None or v[imp.var.name] > bound:
-                raise _Skip("{} fails", imp)
+                raise _Skip(_Message("{} fails", imp))
         return v
 
     def admissible(self, values: dict) -> dict | None:
@@ -332,7 +328,7 @@ def _bound_values(stmt, v):
             return evaluate(stmt.delta, v)
         return evaluate(stmt.expr, v)
     except Unavailable as exc:
-        raise _Skip(str(exc)) from None
+        raise _Skip(*exc.args) from None
 
 
 _TRUTH_CACHE: dict = {}
