@@ -484,16 +484,11 @@ def _pld(q, z, count, eps, *, pessimistic):
     (dp-accounting's names of the pair) at a loss discretisation of
     :data:`PLD_INTERVAL`: optimistic privacy buckets below, pessimistic connect-the-dots
     above, so the pair of calls encloses δ(ε)."""
-    from checks.truth.pld import gaussian_pld
+    from checks.truth.pld import composed_deltas
     # small noise multipliers spread the loss widely: a coarser grid there (the enclosure
     # widens, it stays certified)
-    P = gaussian_pld(z, q, pessimistic=pessimistic,
-                     interval=PLD_INTERVAL * max(1.0, (0.5 / z) ** 2))
-    if count > 1:
-        P = P.self_compose(count)
-    rem = float(P._pmf_remove.get_delta_for_epsilon(eps))
-    add = rem if P._symmetric else float(P._pmf_add.get_delta_for_epsilon(eps))
-    return rem, add
+    return composed_deltas(z, q, count, eps, pessimistic=pessimistic,
+                           interval=PLD_INTERVAL * max(1.0, (0.5 / z) ** 2))
 
 
 def _order(stmt, v) -> float:

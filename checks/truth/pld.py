@@ -163,3 +163,16 @@ def gaussian_pld(sigma: float, q: float, *, pessimistic: bool, interval: float):
                       value_discretization_interval=interval, use_connect_dots=pessimistic)
 
     return per_adjacency(single, q)
+
+
+def composed_deltas(sigma: float, q: float, count: int, eps: float, *, pessimistic: bool,
+                    interval: float) -> tuple[float, float]:
+    """(δ remove, δ add) at ``eps`` of ``count`` compositions of :func:`gaussian_pld`, in
+    dp-accounting's names of the pair (its REMOVE = the law with the example against the
+    law without it); one value twice when the distribution is symmetric (q = 1)."""
+    P = gaussian_pld(sigma, q, pessimistic=pessimistic, interval=interval)
+    if count > 1:
+        P = P.self_compose(count)
+    rem = float(P._pmf_remove.get_delta_for_epsilon(eps))
+    add = rem if P._symmetric else float(P._pmf_add.get_delta_for_epsilon(eps))
+    return rem, add

@@ -273,17 +273,12 @@ def _pld_delta(q, sigma, count, eps, *, pessimistic, interval=PLD_INTERVAL):
     of the pair (its REMOVE = our forward order D(mixture ‖ N), its ADD = our backward);
     the privacy loss discretised at ``interval``.  Remembered per process (a violation's
     confirmation asks again for the point the search found)."""
-    from checks.truth.pld import gaussian_pld
+    from checks.truth.pld import composed_deltas
     if count > 10**5:
         raise Unavailable(f"{count} compositions: out of reach of the PLD in a default run")
     # connect-the-dots has no optimistic estimate: the lower end is dp-accounting's
     # optimistic privacy buckets (what it falls back to anyway, with a log warning)
-    P = gaussian_pld(sigma, q, pessimistic=pessimistic, interval=interval)
-    if count > 1:
-        P = P.self_compose(count)
-    rem = float(P._pmf_remove.get_delta_for_epsilon(eps))
-    add = rem if P._symmetric else float(P._pmf_add.get_delta_for_epsilon(eps))
-    return rem, add
+    return composed_deltas(sigma, q, count, eps, pessimistic=pessimistic, interval=interval)
 
 
 # --------------------------------------------------------------------------------------

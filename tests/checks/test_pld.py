@@ -79,3 +79,13 @@ def test_falls_back_to_dp_accounting_without_its_internals(monkeypatch):
     lib = pld.from_gaussian_mechanism(1.0, sampling_prob=0.1, value_discretization_interval=1e-3)
     assert calls and calls[0]["value_discretization_interval"] == 1e-3
     assert ours.get_delta_for_epsilon(1.0) == lib.get_delta_for_epsilon(1.0)
+
+
+@pytest.mark.parametrize("q", [0.05, 1.0])
+def test_composed_deltas_are_dp_accountings_both_pairs(q):
+    lib = pld.from_gaussian_mechanism(1.2, sampling_prob=q, value_discretization_interval=1e-3,
+                                      use_connect_dots=True).self_compose(20)
+    rem, add = vpld.composed_deltas(1.2, q, 20, 1.0, pessimistic=True, interval=1e-3)
+    assert rem == pytest.approx(lib._pmf_remove.get_delta_for_epsilon(1.0), rel=1e-12)
+    other = lib._pmf_remove if lib._symmetric else lib._pmf_add
+    assert add == pytest.approx(other.get_delta_for_epsilon(1.0), rel=1e-12)
