@@ -54,6 +54,7 @@ import sympy as sp
 
 from checks import cache as _cache
 from checks.determinism import pin_blas_threads, pin_hypothesis
+from checks.executor import default_jobs  # re-exported: engine.default_jobs
 from checks import falsify, prove, units
 from checks.claim import Claim, make_claim, step_claim
 from checks.plugins import get_step_oracle
@@ -805,8 +806,6 @@ def _statements(result: Result, opts: Options):
     return rep, outs
 
 
-from checks.executor import default_jobs  # noqa: E402 - re-exported: engine.default_jobs
-
 #: a typed statement's weight, in planned checks, when verify orders its tasks (biggest
 #: first): ~15 from the main paper's timings (a statement ≈ 0.1–1 s per scenario path)
 STATEMENT_WEIGHT = 15
@@ -822,8 +821,8 @@ def verify(results: Iterable[Result], *, budget: int = DEFAULT_BUDGET,
     worker processes (forked from a freshly started server that preloaded the engine and
     the papers, or ``spawn``-started: no state of this process is shared, so the output is
     the same as a sequential run, apart from timings; :mod:`checks.executor`); papers
-    loaded by path are re-loaded in the workers.  Results that are not in the registry (built by hand, as in the tests)
-    are checked in this process.  ``use_cache``: verdicts are read from and written to
+    loaded by path are re-loaded in the workers.  Results that are not in the registry
+    (built by hand, as in the tests) are checked in this process.  ``use_cache``: verdicts are read from and written to
     the disk cache (``cache_dir``, default ``.dpcheck-cache``).  ``scheduler``: the
     address of a Dask distributed scheduler; the per-result tasks go there instead of to
     local processes (:mod:`checks.executor`), with the same output.
