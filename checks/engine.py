@@ -131,18 +131,36 @@ def judge_claim(claim: Claim, opts: Options, core: Claim | None = None) -> Claim
 
 
 def _judge(claim: Claim, opts: Options, core: Claim | None = None) -> ClaimOutcome:
-    pr = prove.prove(core if core is not None else claim, rlimit=opts.rlimit,
-                     timeout_ms=opts.timeout_ms)
+    target = core if core is not None else claim
+    # the full SymPy stage waits until the search has found no witness: the verdict is
+    # that of prove() then search (a claim the search refutes is false, so the SymPy
+    # stage could not have proved it), without the stage's cost on refuted claims
+    pr = prove.prove(target, rlimit=opts.rlimit, timeout_ms=opts.timeout_ms,
+                     full_sympy=False)
     if pr.status == "proved":
         return ClaimOutcome(Verdict.PROVED, pr.method, pr.detail)
+    sy_done = pr.status == "model" and pr.exact      # prove() would have stopped there
+
+    def sympy_proof() -> ClaimOutcome | None:
+        nonlocal sy_done
+        if sy_done:
+            return None
+        sy_done = True
+        sy = prove.sympy_stage(target)
+        return ClaimOutcome(Verdict.PROVED, sy.method, sy.detail) if sy is not None else None
+
     extra = [pr.model] if pr.model else []
     try:
         sr = falsify.search(claim, budget=opts.budget, seed=(core or claim).seed(opts.seed),
                             extra_points=extra)
     except Exception as exc:  # an expression the evaluators cannot handle
-        return ClaimOutcome(Verdict.UNCHECKED, "search",
-                            f"{pr.detail}; numeric search failed: {type(exc).__name__}: "
-                            f"{_short(str(exc))}")
+        return sympy_proof() or ClaimOutcome(
+            Verdict.UNCHECKED, "search", f"{pr.detail}; numeric search failed: "
+                                         f"{type(exc).__name__}: {_short(str(exc))}")
+    if sr.counterexample is None:
+        got = sympy_proof()
+        if got is not None:
+            return got
     if sr.counterexample is None and core is not None and pr.model:
         # the prover's model of the printed hypotheses was no witness (it breaks an implied
         # relation) and the search found none: ask the prover about the full claim (a

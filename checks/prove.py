@@ -441,8 +441,14 @@ def _z3_value(val) -> str:
 
 
 def prove(claim: Claim, *, rlimit: int = DEFAULT_RLIMIT,
-          timeout_ms: int = DEFAULT_TIMEOUT_MS, use_z3: bool = True) -> ProofOutcome:
-    """Try to prove ``claim``: SymPy, then z3 (see module docstring)."""
+          timeout_ms: int = DEFAULT_TIMEOUT_MS, use_z3: bool = True,
+          full_sympy: bool = True) -> ProofOutcome:
+    """Try to prove ``claim``: SymPy, then z3 (see module docstring).
+
+    ``full_sympy=False`` stops after the cheap SymPy check and z3, leaving the full SymPy
+    stage (:func:`sympy_stage`) to the caller: the engine runs it only on claims its
+    search did not refute — a refuted claim is false, so that stage could not prove it
+    (on the encoded papers 23 of its 44 calls were on refuted claims)."""
     if rlimit <= 0:
         raise ValueError(f"rlimit must be > 0, got {rlimit}")
     if timeout_ms <= 0:
@@ -462,7 +468,7 @@ def prove(claim: Claim, *, rlimit: int = DEFAULT_RLIMIT,
         if z.status == "proved" or (z.status == "model" and z.exact):
             z.seconds = time.perf_counter() - t0
             return z
-    out = sympy_stage(claim)
+    out = sympy_stage(claim) if full_sympy else None
     if out is not None:
         out.seconds = time.perf_counter() - t0
         return out
