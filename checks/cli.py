@@ -888,8 +888,12 @@ def cmd_oracles(args) -> int:
 
 
 # ----------------------------------------------------------------------------- parser
-def build_parser() -> argparse.ArgumentParser:
-    from checks.engine import DEFAULT_BUDGET
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The whole command line.  The derive commands that paper packages register are
+    loaded (every evidence module: about 1 s) only when ``command`` is ``derive`` — another
+    command gets a bare ``derive`` entry, so that ``dpcheck verify`` starts its worker
+    server without waiting for them."""
+    from checks import DEFAULT_BUDGET, DEFAULT_SEED
 
     parser = argparse.ArgumentParser(
         prog="dpcheck",
@@ -903,7 +907,8 @@ def build_parser() -> argparse.ArgumentParser:
     def budget_seed(p):
         p.add_argument("--budget", type=_positive_int("budget"), default=DEFAULT_BUDGET,
                        help=f"search examples per step (default {DEFAULT_BUDGET})")
-        p.add_argument("--seed", type=_seed, default=0, help="random seed (default 0)")
+        p.add_argument("--seed", type=_seed, default=DEFAULT_SEED,
+                       help=f"random seed (default {DEFAULT_SEED})")
         p.add_argument("--no-progress", action="store_true", help="no progress bar")
 
     v = sub.add_parser("verify", help="check every encoded result (default: all)",
@@ -938,18 +943,22 @@ def build_parser() -> argparse.ArgumentParser:
     budget_seed(s)
     s.set_defaults(func=cmd_show)
 
-    from checks import plugins
-    derives = plugins.derive_commands()
-    d = sub.add_parser("derive", help="symbolic re-derivations registered by paper packages",
-                       description="Symbolic re-derivations registered by paper evidence "
-                                   "packages: " + "; ".join(
-                                       f"{k}: {v.help}" for k, v in sorted(derives.items())))
-    dsub = d.add_subparsers(dest="what", metavar="WHAT", required=True)
-    for name, info in sorted(derives.items()):
-        one = dsub.add_parser(name, help=info.help, description=info.help)
-        one.add_argument("--latex", action="store_true", help="LaTeX instead of text")
-        if info.add_arguments is not None:
-            info.add_arguments(one)
+    d_help = "symbolic re-derivations registered by paper packages"
+    if command == "derive":
+        from checks import plugins
+        derives = plugins.derive_commands()
+        d = sub.add_parser("derive", help=d_help,
+                           description="Symbolic re-derivations registered by paper evidence "
+                                       "packages: " + "; ".join(
+                                           f"{k}: {v.help}" for k, v in sorted(derives.items())))
+        dsub = d.add_subparsers(dest="what", metavar="WHAT", required=True)
+        for name, info in sorted(derives.items()):
+            one = dsub.add_parser(name, help=info.help, description=info.help)
+            one.add_argument("--latex", action="store_true", help="LaTeX instead of text")
+            if info.add_arguments is not None:
+                info.add_arguments(one)
+    else:
+        d = sub.add_parser("derive", help=d_help)
     d.set_defaults(func=cmd_derive)
 
     sim = sub.add_parser("simulate", add_help=False,
@@ -1047,7 +1056,7 @@ def _main(argv: list[str] | None = None) -> int:
             return EXIT_USAGE
         except ModuleNotFoundError as exc:
             return _missing_extra(exc, "simulate")
-    parser = build_parser()
+    parser = build_parser(argv[0] if argv else None)
     args = parser.parse_args(argv)
     if not getattr(args, "command", None):
         parser.print_help()

@@ -57,14 +57,12 @@ from checks.determinism import pin_blas_threads, pin_hypothesis
 from checks.executor import default_jobs  # re-exported: engine.default_jobs
 from checks import falsify, prove, units
 from checks.claim import Claim, make_claim, step_claim
+from checks import DEFAULT_BUDGET, DEFAULT_SEED  # re-exported (engine.DEFAULT_BUDGET)
 from checks.plugins import get_step_oracle
 from checks.verdict import (ResultReport, StatementReport, StatementVerdict, StepReport,
                             Verdict)
 from theory.model import (CaseSplit, Chain, Located, Rel, Result, Step, StepKind,
                           in_force, walk_steps)
-
-DEFAULT_BUDGET = 2000
-DEFAULT_SEED = 0
 
 
 @dataclass
