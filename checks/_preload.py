@@ -8,6 +8,12 @@ The papers are those of the run: ``$DPCHECK_PRELOAD_PAPERS`` holds its selectors
 line (paper keys, result or step ids; an empty value: every paper; unset: none).  Papers
 given by path are not preloaded — each worker loads them, as it always did.
 
+Libraries only some checks use (dp-accounting and the scipy.signal and scipy.stats it
+pulls in: 0.9 s) are not preloaded: the server's imports are on every run's critical
+path — the workers start only when it is done — while a worker that needs such a library
+imports it when it first does (the main paper never does: its cold run starts checking
+0.5-0.9 s sooner).
+
 Best effort only: an import that fails here is simply imported again by the worker that
 needs it, which then reports the real error.  Importing this module has no other effect
 on a worker than the imports themselves (the memos it fills are those a worker fills when
@@ -28,10 +34,8 @@ def _preload() -> None:
         import checks.falsify  # noqa: F401
         import checks.prove  # noqa: F401
         import checks.truth.statements  # noqa: F401
-        import dp_accounting.pld.privacy_loss_distribution  # noqa: F401
         import hypothesis  # noqa: F401
         import scipy.optimize  # noqa: F401
-        import scipy.stats  # noqa: F401
         import z3  # noqa: F401
     except Exception:  # noqa: BLE001 - best effort (see the module docstring)
         pass
