@@ -878,24 +878,55 @@ def _kernel_pieces(s: Scenario, with_canary: bool, G: int):
     peak = float(_log_cell(np.array([-h / (2 * tau)]), np.array([h / (2 * tau)]))[0])
     pieces = []
     for cp in comps:
-        ml, mh = _mean_range(cp, src, G, h)
-        fl = _log_target_mass(ml, edges, tau)
-        fh = _log_target_mass(mh, edges, tau)
-        nlo = np.minimum(fl, fh)
-        nhi = np.maximum(fl, fh)
-        mids = (edges[:-1] + edges[1:]) / 2
-        inside = (ml[:, None] <= mids[None, :]) & (mids[None, :] <= mh[:, None])
-        nhi[:, :G] = np.where(inside, np.maximum(nhi[:, :G], peak), nhi[:, :G])
-        so = None
-        if cp.constant and not cp.free:
-            mc = src[:G] + cp.dr[:G]
-            fc = _log_target_mass(mc, edges, tau)
-            sl = _log_target_slope(mc, fc, edges, tau)
-            chord = (fl[:G] + fh[:G]) / 2
-            s2 = (fh[:G] - fl[:G]) / (mh[:G, None] - ml[:G, None])
-            so = (fc + 1e-10 * (1 + np.abs(sl) * h), sl, chord, s2)
+        nlo, nhi, so = _component_piece(cp, src, edges, G, h, tau, peak)
         pieces.append((cp.w_lo, cp.w_hi, nlo, nhi, so))
     return pieces, _drift_range(comps, h)
+
+
+#: the last few components' kernel pieces (:func:`_component_piece`): the laws with and
+#: without the canary share the batches that leave the canary out — same drift, other
+#: weight — and a pass steps both laws together
+_PIECES: "dict[tuple, tuple]" = {}
+_PIECES_KEEP = 4
+
+
+def _component_piece(cp: "_BComp", src: np.ndarray, edges: np.ndarray, G: int, h: float,
+                     tau: float, peak: float):
+    """(nlo, nhi, so) of one batch component for :func:`_kernel_pieces` (its weights
+    aside), remembered: they depend on the component only through its drifts, Lipschitz
+    constant and kind.  Read-only arrays (:func:`_assemble` copies before it writes)."""
+    key = (src.tobytes(), edges.tobytes(), G, h, tau, peak, cp.dr.tobytes(), cp.constant,
+           cp.Ld, cp.free)
+    hit = _PIECES.pop(key, None)
+    if hit is None:
+        hit = _compute_piece(cp, src, edges, G, h, tau, peak)
+        for x in (hit[0], hit[1], *(hit[2] or ())):
+            x.flags.writeable = False
+        while len(_PIECES) >= _PIECES_KEEP:
+            _PIECES.pop(next(iter(_PIECES)))
+    _PIECES[key] = hit                                 # most recently used: last
+    return hit
+
+
+def _compute_piece(cp: "_BComp", src: np.ndarray, edges: np.ndarray, G: int, h: float,
+                   tau: float, peak: float):
+    ml, mh = _mean_range(cp, src, G, h)
+    fl = _log_target_mass(ml, edges, tau)
+    fh = _log_target_mass(mh, edges, tau)
+    nlo = np.minimum(fl, fh)
+    nhi = np.maximum(fl, fh)
+    mids = (edges[:-1] + edges[1:]) / 2
+    inside = (ml[:, None] <= mids[None, :]) & (mids[None, :] <= mh[:, None])
+    nhi[:, :G] = np.where(inside, np.maximum(nhi[:, :G], peak), nhi[:, :G])
+    so = None
+    if cp.constant and not cp.free:
+        mc = src[:G] + cp.dr[:G]
+        fc = _log_target_mass(mc, edges, tau)
+        sl = _log_target_slope(mc, fc, edges, tau)
+        chord = (fl[:G] + fh[:G]) / 2
+        s2 = (fh[:G] - fl[:G]) / (mh[:G, None] - ml[:G, None])
+        so = (fc + 1e-10 * (1 + np.abs(sl) * h), sl, chord, s2)
+    return nlo, nhi, so
 
 
 def _mean_range(cp: "_BComp", src: np.ndarray, G: int, h: float):
