@@ -365,6 +365,8 @@ class _Evaluator:
     def slacks_np(self, vals):
         """(feasible mask, conclusion slack) for a (k x n) array of points."""
         sides = self.sides_np(vals)
+        if vals.shape[1] == 1:
+            return self._slacks_one(vals, sides)
         rel_slack = {}
         for k, r in enumerate(self.rels):
             a, b, sc = sides[3 * k], sides[3 * k + 1], sides[3 * k + 2]
@@ -379,6 +381,23 @@ class _Evaluator:
         concl = np.array(np.broadcast_to(concl, (n,)), dtype=float)
         ok &= ~np.isnan(concl)
         return ok, concl
+
+    def _slacks_one(self, vals, sides):
+        """:meth:`slacks_np` at one point (the polish and the targeted phase ask one at a
+        time), in Python floats: the same IEEE operations as the array path
+        (:func:`_rel_slack_1`, :func:`_bool_1`) without numpy's per-call overhead."""
+        rel_slack = {}
+        for k, r in enumerate(self.rels):
+            rel_slack[r] = _rel_slack_1(float(sides[3 * k][0]), float(sides[3 * k + 1][0]),
+                                        float(sides[3 * k + 2][0]))
+        ok = all(math.isfinite(x) for x in vals[:, 0].tolist())
+        for h in self.claim.hypotheses:
+            s, strict = _bool_1(h, rel_slack)
+            ok = ok and ((s > 0) if strict else (s >= 0))   # NaN compares False: not ok
+        concl, self.strict = _bool_1(self.claim.conclusion, rel_slack)
+        concl = float(concl)
+        ok = ok and not math.isnan(concl)
+        return np.array([ok]), np.array([concl])
 
     def candidate(self, slack):
         """Is a float slack a candidate violation?  (Near 0 too, for strict claims:
@@ -570,6 +589,49 @@ def _rel_slack_np(r, a, b, sc=0.0):
         rel = np.where(scale > 0, (b - a) / np.where(scale > 0, scale, 1), 0.0)
     rel = np.where(np.isfinite(a) & np.isfinite(b), rel, np.nan)
     return rel
+
+
+def _rel_slack_1(a: float, b: float, sc: float) -> float:
+    """:func:`_rel_slack_np` at one point, in Python floats (the same value: a non-finite
+    side gives NaN, else (b − a)/max(|a|, |b|, |sc|) with a NaN sc read as 0 and ∞ as
+    the largest double, 0 where that scale is 0)."""
+    if not (math.isfinite(a) and math.isfinite(b)):
+        return math.nan
+    sc = abs(sc)
+    sc = 0.0 if math.isnan(sc) else min(sc, _DBL_MAX_F)
+    scale = max(abs(a), abs(b), sc)
+    return (b - a) / scale if scale > 0 else 0.0
+
+
+_DBL_MAX_F = float(np.finfo(float).max)
+
+
+def _bool_1(b, rel_slack):
+    """:func:`_bool_np` over the floats of :func:`_rel_slack_1` (And/Or through numpy's
+    minimum/maximum, for their NaN and signed-zero rules)."""
+    if isinstance(b, sp.core.relational.Relational):
+        rel = rel_slack[b]
+        if isinstance(b, sp.Equality):
+            return -abs(0.0 if abs(rel) < 1e-12 else rel), False
+        if isinstance(b, sp.Unequality):
+            return abs(rel), True
+        return _orient(b, rel), isinstance(b, (sp.StrictLessThan, sp.StrictGreaterThan))
+    if isinstance(b, (sp.And, sp.Or)):
+        parts = [_bool_1(a, rel_slack) for a in b.args]
+        arrs = [p[0] - (1e-300 if p[1] else 0) for p in parts]
+        f = np.minimum if isinstance(b, sp.And) else np.maximum
+        out = arrs[0]
+        for a in arrs[1:]:
+            out = float(f(out, a))
+        return out, False
+    if isinstance(b, sp.Not):
+        s, strict = _bool_1(b.args[0], rel_slack)
+        return -s, not strict
+    if b is sp.true:
+        return 1.0, False
+    if b is sp.false:
+        return -1.0, False
+    raise TypeError(f"cannot evaluate {b}")
 
 
 def _orient(r, rel):

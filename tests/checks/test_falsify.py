@@ -155,3 +155,37 @@ def test_remembered_isolation_depends_on_which_symbols_come_earlier():
     assert [(d.lo, d.hi, d.dep) for d in d1] == [(d.lo, d.hi, d.dep) for d in d2]
     assert d1[0].lo == 1 and d1[1].dep == [b]
     assert float(d1[1].dep_fns[0](3.0)) == 6.0
+
+
+def test_one_point_slacks_equal_the_array_path_bit_for_bit():
+    """The polish and the targeted phase evaluate one point at a time through Python
+    floats (_slacks_one); it must give the array path's mask and slack exactly, NaN,
+    infinities, zeros and overflow included."""
+    import numpy as np
+    import sympy as sp
+    from checks import falsify as F
+    from checks.claim import make_claim
+    x, y, z = sp.symbols("x y z", real=True)
+    claims = [make_claim(sp.Le(x**2 + y, sp.exp(z) - x * y), [sp.Gt(x, 0), sp.Ge(y, -1)]),
+              make_claim(sp.Eq(x * (y + 1), x * y + x), [sp.Gt(x, 0)]),
+              make_claim(sp.Lt(sp.log(x) + y, z),
+                         [sp.Gt(x, 0), sp.Or(sp.Lt(y, 1), sp.Gt(z, 2))]),
+              make_claim(sp.Ge(sp.sqrt(x) * y, z / x), [sp.Ge(x, 0), sp.Not(sp.Eq(y, z))])]
+    rng = np.random.default_rng(1)
+    for c in claims:
+        ev = F._Evaluator(c)
+        k = len(ev.syms)
+        pts = rng.standard_normal((k, 400)) * 10.0 ** rng.integers(-5, 5, (k, 400))
+        pts[:, :20] = 0.0
+        pts[0, 20:30] = np.inf
+        pts[1, 30:40] = np.nan
+        pts[:, 40:50] = 1e308
+        pts[:, 50:60] = -1e308
+        ok, concl = ev.slacks_np(pts)
+        assert ok.any() and (~ok).any()
+        for j in range(pts.shape[1]):
+            o1, c1 = ev.slacks_np(pts[:, j:j + 1])
+            assert o1.shape == c1.shape == (1,)
+            assert o1[0] == ok[j]
+            assert (np.isnan(c1[0]) and np.isnan(concl[j])) or \
+                np.float64(c1[0]).tobytes() == np.float64(concl[j]).tobytes()
