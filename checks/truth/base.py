@@ -178,16 +178,33 @@ def _number(expr: sp.Expr) -> float | None:
     return None if v.imag or not math.isfinite(v.real) else v.real
 
 
+#: SymPy expression -> (expr, None, constant value) or (expr, names, compiled function):
+#: what :func:`evaluate` needs of it, found with one dict lookup (the searches evaluate
+#: the same few expressions at ~10⁶ points; sympify, is_number and the two lru_caches
+#: cost three times the compiled call itself)
+_EVAL_PLANS: dict = {}
+
+
+def _eval_plan(expr):
+    plan = _EVAL_PLANS.get(expr) if isinstance(expr, sp.Basic) else None
+    if plan is None:
+        e = sp.sympify(expr)
+        plan = (e, None, _number(e)) if e.is_number else (e, *_compiled(e))
+        if isinstance(expr, sp.Basic):
+            if len(_EVAL_PLANS) >= 100_000:
+                _EVAL_PLANS.clear()
+            _EVAL_PLANS[expr] = plan
+    return plan
+
+
 def evaluate(expr, values: dict[str, float]) -> float:
     """``expr`` at ``values`` (by symbol name) in double precision; raises Unavailable when
     a symbol has no value or the value is not a finite real."""
-    expr = sp.sympify(expr)
-    if expr.is_number:
-        v = _number(expr)
-        if v is None:
+    expr, names, fn = _eval_plan(expr)
+    if names is None:                    # a constant: fn holds its value (None: not real)
+        if fn is None:
             raise Unavailable(_Message("{} is not a finite real", expr))
-        return v
-    names, fn = _compiled(expr)
+        return fn
     try:
         v = fn(*[values[nm] for nm in names])
     except KeyError as exc:
