@@ -94,10 +94,9 @@ def _shifted(claim: Claim) -> dict:
 
 def _sign_certificate(expr: sp.Expr, want: str) -> bool:
     """True when SymPy's assumptions alone show ``expr`` has sign ``want``."""
+    prop = {"pos": "is_positive", "nonneg": "is_nonnegative", "zero": "is_zero"}[want]
     for form in (expr, sp.factor(expr), sp.together(expr)):
-        val = {"pos": form.is_positive, "nonneg": form.is_nonnegative,
-               "zero": form.is_zero}[want]
-        if val:
+        if getattr(form, prop):          # only the wanted property is asked (each costs)
             return True
     return False
 
