@@ -18,6 +18,7 @@ Normalisation (done once, in :func:`make_claim`):
 from __future__ import annotations
 
 import hashlib
+import inspect
 from dataclasses import dataclass, field
 from typing import Iterable
 
@@ -172,3 +173,14 @@ def relations(expr: sp.Basic) -> list[sp.Basic]:
     for a in getattr(expr, "args", ()):
         out.extend(relations(a))
     return out
+
+
+#: lambdify's docstring prints the whole expression (SymPy >= 1.13 can skip it): a third
+#: of the compile time of the checks' numeric functions, for a docstring nobody reads
+_LAMBDIFY_KW = ({"docstring_limit": 0}
+                if "docstring_limit" in inspect.signature(sp.lambdify).parameters else {})
+
+
+def lambdify(args, expr, modules=None, **kw):
+    """``sympy.lambdify`` without the docstring (the same function otherwise)."""
+    return sp.lambdify(args, expr, modules=modules, **_LAMBDIFY_KW, **kw)

@@ -35,6 +35,7 @@ import mpmath
 import numpy as np
 import sympy as sp
 
+from checks.claim import lambdify
 from checks.plugins import step_oracle
 from checks.verdict import StepReport, Verdict
 from theory.model import Located
@@ -72,11 +73,11 @@ def _iv_fn(expr, var):
     mods = {"log": lambda x: iv.log(_as_iv(x)), "sqrt": lambda x: iv.sqrt(_as_iv(x)),
             "exp": lambda x: iv.exp(_as_iv(x)), "Min": _iv_min, "Max": _iv_max,
             "E": iv.e, "pi": iv.pi, "mpf": iv.mpf}
-    return sp.lambdify(var, expr, modules=[mods, "mpmath"])
+    return lambdify(var, expr, modules=[mods, "mpmath"])
 
 
 def _float_fn(expr, var):
-    f = sp.lambdify(var, expr, modules=["numpy"])
+    f = lambdify(var, expr, modules=["numpy"])
 
     def g(x):
         with np.errstate(all="ignore"):
@@ -96,7 +97,7 @@ def _grid(lo: float, hi: float, n: int) -> np.ndarray:
 def _float_fn_of(expr, var, others):
     """``expr`` as a numpy function of (var, *others), compiled once per step: evaluating
     it at a parameter point costs a call, not a substitution and a new lambdify."""
-    f = sp.lambdify([var, *others], expr, modules=["numpy"])
+    f = lambdify([var, *others], expr, modules=["numpy"])
 
     def at(values):
         def g(x):
@@ -236,8 +237,8 @@ def exists_oracle(loc: Located, *, budget: int, seed: int) -> StepReport:
     params = sorted((slack.free_symbols | lo_e.free_symbols | hi_e.free_symbols) - {var},
                     key=lambda s_: s_.name)
     at = _float_fn_of(slack, var, params)
-    lo_f = sp.lambdify(params, lo_e, modules=["math"])
-    hi_f = sp.lambdify(params, hi_e, modules=["math"])
+    lo_f = lambdify(params, lo_e, modules=["math"])
+    hi_f = lambdify(params, hi_e, modules=["math"])
     for v in cands:
         if any(p.name not in v for p in params):
             continue

@@ -37,7 +37,8 @@ import mpmath
 import numpy as np
 import sympy as sp
 
-from checks.claim import Claim, is_integer_symbol, relations, symbol_constraints
+from checks.claim import (Claim, is_integer_symbol, lambdify, relations,
+                          symbol_constraints)
 
 #: relative slack below which a float evaluation is a *candidate* violation
 CANDIDATE_TOL = 1e-9
@@ -168,7 +169,7 @@ def domains_for(hypotheses, symbols) -> list[_Domain]:
                 d.dep.append(b)
         args = tuple(x for x in syms if x in earlier)
         d.dep_fns = [_remembered(("lambdify", args, bd.expr),
-                                 lambda bd=bd: sp.lambdify(args, bd.expr, modules="numpy"))
+                                 lambda bd=bd: lambdify(args, bd.expr, modules="numpy"))
                      for bd in d.dep]
         doms.append(d)
         earlier.add(s)
@@ -291,14 +292,14 @@ class _RelationFns:
     def __init__(self, r):
         self.syms = sorted(r.free_symbols, key=lambda s: s.name)
         exprs, np_funcs, mp_funcs = _numeric_ready([r.lhs, r.rhs, _term_scale(r)])
-        self.np = sp.lambdify(self.syms, _float_friendly(exprs), modules=[np_funcs, "numpy"])
+        self.np = lambdify(self.syms, _float_friendly(exprs), modules=[np_funcs, "numpy"])
         self._mp_src = (exprs, mp_funcs)
         self._mp = None
 
     def mp(self, *args):
         if self._mp is None:
             exprs, mp_funcs = self._mp_src
-            self._mp = sp.lambdify(self.syms, exprs, modules=[mp_funcs, "mpmath"])
+            self._mp = lambdify(self.syms, exprs, modules=[mp_funcs, "mpmath"])
         return self._mp(*args)
 
 
@@ -508,9 +509,9 @@ def _numeric_ready(exprs):
         others = sorted(e.free_symbols, key=lambda x: x.name)
         counter[0] += 1
         name = f"_dpsum{counter[0]}"
-        f_np = sp.lambdify([idx] + others, e.function, modules="numpy")
-        f_mp = sp.lambdify([idx] + others, e.function, modules="mpmath")
-        bounds = sp.lambdify(others, [lo, hi], modules="math")
+        f_np = lambdify([idx] + others, e.function, modules="numpy")
+        f_mp = lambdify([idx] + others, e.function, modules="mpmath")
+        bounds = lambdify(others, [lo, hi], modules="math")
 
         def one_np(*vals):
             a, b = bounds(*vals)

@@ -24,6 +24,8 @@ from functools import lru_cache
 import mpmath
 import sympy as sp
 
+from checks.claim import lambdify
+
 
 @dataclass(frozen=True)
 class Support:
@@ -155,7 +157,7 @@ def all_classes(stmt) -> tuple:
 @lru_cache(maxsize=None)
 def _compiled(expr: sp.Expr):
     syms = sorted(expr.free_symbols, key=lambda s: s.name)
-    return [s.name for s in syms], sp.lambdify(syms, expr, "math")
+    return [s.name for s in syms], lambdify(syms, expr, "math")
 
 
 class _Message:

@@ -51,6 +51,7 @@ import mpmath
 import numpy as np
 import sympy as sp
 
+from checks.claim import lambdify
 from checks.plugins import providers as _providers
 from checks.truth.base import (NotMember, Truth, Unavailable, _Message, all_classes,
                                evaluate, evaluate_mp, exact_value)
@@ -220,7 +221,7 @@ def _implicit_fns(imp, others: tuple[str, ...]):
     out = []
     for c in imp.conditions:
         e = (c.rhs - c.lhs) if c.rel_op in ("<=", "<") else (c.lhs - c.rhs)
-        out.append(sp.lambdify(syms, e, "numpy"))
+        out.append(lambdify(syms, e, "numpy"))
     return out
 
 

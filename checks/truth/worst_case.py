@@ -44,6 +44,7 @@ import mpmath
 import numpy as np
 import sympy as sp
 
+from checks.claim import lambdify
 from checks.plugins import step_oracle
 from checks.verdict import StepReport, Verdict
 from theory.model import Located
@@ -120,20 +121,20 @@ class _Law:
     def __init__(self, coords, params, integrand, moments, support, box):
         self.coords, self.params = coords, params
         allv = [*coords, *params]
-        self.f = sp.lambdify(allv, integrand, modules=["numpy"])
+        self.f = lambdify(allv, integrand, modules=["numpy"])
         # the size of the terms: Σ|term| of the integrand (relative slacks, no false alarm
         # from cancellation)
-        self.mag = sp.lambdify(allv, sum(sp.Abs(t) for t in sp.Add.make_args(integrand)),
+        self.mag = lambdify(allv, sum(sp.Abs(t) for t in sp.Add.make_args(integrand)),
                                modules=["numpy"])
-        self.m = [sp.lambdify(allv, m, modules=["numpy"]) for m in moments]
+        self.m = [lambdify(allv, m, modules=["numpy"]) for m in moments]
         self.support = support
         self.sup_f = None
         if support is not None:
             gap = (support.rhs - support.lhs) if support.rel_op in ("<=", "<") \
                 else (support.lhs - support.rhs)
-            self.sup_f = sp.lambdify(allv, gap, modules=["numpy"])
-        self.box = [(sp.lambdify(params, lo, modules=["math"]),
-                     sp.lambdify(params, hi, modules=["math"])) for _, lo, hi in box]
+            self.sup_f = lambdify(allv, gap, modules=["numpy"])
+        self.box = [(lambdify(params, lo, modules=["math"]),
+                     lambdify(params, hi, modules=["math"])) for _, lo, hi in box]
 
     def bounds(self, pv):
         return [(float(lo(*pv)), float(hi(*pv))) for lo, hi in self.box]
