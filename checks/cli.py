@@ -121,7 +121,7 @@ def run_verify(results, *, budget: int, seed: int, progress: bool, use_cache: bo
 
     err = Console(stderr=True)
     show = progress and err.is_terminal
-    total = engine.count_steps(results)
+    total = engine.count_steps(results) if show else None   # planning costs: only for a bar
     with Progress(TextColumn("[bold]verify"), BarColumn(), MofNCompleteColumn(),
                   TimeElapsedColumn(), TextColumn("{task.description}"),
                   console=err, transient=True, disable=not show) as bar:
@@ -131,7 +131,8 @@ def run_verify(results, *, budget: int, seed: int, progress: bool, use_cache: bo
             bar.update(task, advance=1, description=step_id[-60:])
 
         try:
-            return engine.verify(results, budget=budget, seed=seed, progress=tick,
+            return engine.verify(results, budget=budget, seed=seed,
+                                 progress=tick if show else None,
                                  use_cache=use_cache, scheduler=scheduler)
         except ValueError as exc:          # e.g. an unreachable scheduler: one line
             raise UsageError(str(exc)) from None

@@ -251,12 +251,9 @@ def test_results_sharing_a_title_are_checked_in_one_worker(monkeypatch):
     for ids in by_title.values():
         assert sum(1 for t in tasks if ids & set(t)) == 1, ids     # one task holds them all
     assert ["liang-icml:thm-3.9", "liang-aaai:thm-3.10"] in tasks
-    def cost(rid):          # planned checks, a typed statement weighing STATEMENT_WEIGHT
-        r = registry.get(rid)
-        return len(engine.plan(r)) + engine.STATEMENT_WEIGHT * (len(r.bounds) + len(r.rates))
-    sizes = [sum(cost(r) for r in t) for t in tasks]
+    sizes = [sum(engine.cost_estimate(registry.get(r)) for r in t) for t in tasks]
     assert sizes == sorted(sizes, reverse=True)
-    # Table 1 (eight typed statements, five planned checks) is not left for last; it shares
+    # Table 1 (eight typed statements, two steps) is not left for last; it shares
     # a worker with the theorems whose statements ask about its mechanisms (3.3, 3.4)
     first = [t for t in tasks if "liang-icml:tab-1" in t]
     assert len(first) == 1 and tasks.index(first[0]) < len(tasks) // 2
