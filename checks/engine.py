@@ -137,13 +137,11 @@ def _judge(claim: Claim, opts: Options, core: Claim | None = None) -> ClaimOutco
                      full_sympy=False)
     if pr.status == "proved":
         return ClaimOutcome(Verdict.PROVED, pr.method, pr.detail)
-    sy_done = pr.status == "model" and pr.exact      # prove() would have stopped there
+    exact_model = pr.status == "model" and pr.exact     # prove() would have stopped there
 
     def sympy_proof() -> ClaimOutcome | None:
-        nonlocal sy_done
-        if sy_done:
+        if exact_model:
             return None
-        sy_done = True
         sy = prove.sympy_stage(target)
         return ClaimOutcome(Verdict.PROVED, sy.method, sy.detail) if sy is not None else None
 
@@ -839,7 +837,7 @@ def _statements(result: Result, opts: Options):
     return rep, outs
 
 
-#: a typed statement's weight, in planned checks, when verify orders its tasks (biggest
+#: a typed statement's weight, in steps, when verify orders its tasks (biggest
 #: first): ~15 from the main paper's timings (a statement ≈ 0.1–1 s per scenario path)
 STATEMENT_WEIGHT = 15
 

@@ -386,16 +386,17 @@ class _Evaluator:
     def _slacks_one(self, vals, sides):
         """:meth:`slacks_np` at one point (the polish and the targeted phase ask one at a
         time), in Python floats: the same IEEE operations as the array path
-        (:func:`_rel_slack_1`, :func:`_bool_1`) without numpy's per-call overhead."""
+        (:func:`_rel_slack_1`, then :func:`_bool_np` on floats) without numpy's per-call
+        overhead."""
         rel_slack = {}
         for k, r in enumerate(self.rels):
             rel_slack[r] = _rel_slack_1(float(sides[3 * k][0]), float(sides[3 * k + 1][0]),
                                         float(sides[3 * k + 2][0]))
         ok = all(math.isfinite(x) for x in vals[:, 0].tolist())
         for h in self.claim.hypotheses:
-            s, strict = _bool_1(h, rel_slack)
+            s, strict = _bool_np(h, rel_slack)
             ok = ok and ((s > 0) if strict else (s >= 0))   # NaN compares False: not ok
-        concl, self.strict = _bool_1(self.claim.conclusion, rel_slack)
+        concl, self.strict = _bool_np(self.claim.conclusion, rel_slack)
         concl = float(concl)
         ok = ok and not math.isnan(concl)
         return np.array([ok]), np.array([concl])
@@ -578,7 +579,7 @@ def _as_column(o, n: int) -> np.ndarray:
     return o if o.shape == (n,) else np.broadcast_to(o, (n,))
 
 
-_DBL_MAX = np.finfo(float).max
+_DBL_MAX = float(np.finfo(float).max)
 
 
 def _rel_slack_np(r, a, b, sc=0.0):
@@ -599,40 +600,9 @@ def _rel_slack_1(a: float, b: float, sc: float) -> float:
     if not (math.isfinite(a) and math.isfinite(b)):
         return math.nan
     sc = abs(sc)
-    sc = 0.0 if math.isnan(sc) else min(sc, _DBL_MAX_F)
+    sc = 0.0 if math.isnan(sc) else min(sc, _DBL_MAX)
     scale = max(abs(a), abs(b), sc)
     return (b - a) / scale if scale > 0 else 0.0
-
-
-_DBL_MAX_F = float(np.finfo(float).max)
-
-
-def _bool_1(b, rel_slack):
-    """:func:`_bool_np` over the floats of :func:`_rel_slack_1` (And/Or through numpy's
-    minimum/maximum, for their NaN and signed-zero rules)."""
-    if isinstance(b, sp.core.relational.Relational):
-        rel = rel_slack[b]
-        if isinstance(b, sp.Equality):
-            return -abs(0.0 if abs(rel) < 1e-12 else rel), False
-        if isinstance(b, sp.Unequality):
-            return abs(rel), True
-        return _orient(b, rel), isinstance(b, (sp.StrictLessThan, sp.StrictGreaterThan))
-    if isinstance(b, (sp.And, sp.Or)):
-        parts = [_bool_1(a, rel_slack) for a in b.args]
-        arrs = [p[0] - (1e-300 if p[1] else 0) for p in parts]
-        f = np.minimum if isinstance(b, sp.And) else np.maximum
-        out = arrs[0]
-        for a in arrs[1:]:
-            out = float(f(out, a))
-        return out, False
-    if isinstance(b, sp.Not):
-        s, strict = _bool_1(b.args[0], rel_slack)
-        return -s, not strict
-    if b is sp.true:
-        return 1.0, False
-    if b is sp.false:
-        return -1.0, False
-    raise TypeError(f"cannot evaluate {b}")
 
 
 def _orient(r, rel):
@@ -645,13 +615,17 @@ def _orient(r, rel):
 
 
 def _bool_np(b, rel_slack):
-    """(slack array, strict) — strict means the boolean holds only for slack > 0."""
+    """(slack array, strict) — strict means the boolean holds only for slack > 0.  The
+    slacks may also be Python floats (one point, :func:`_rel_slack_1`): the same
+    operations, the Equality's on floats without numpy."""
     if isinstance(b, sp.core.relational.Relational):
         rel = rel_slack[b]
         if isinstance(b, sp.Equality):
+            if isinstance(rel, float):
+                return -abs(0.0 if abs(rel) < 1e-12 else rel), False
             return -np.abs(np.where(np.abs(rel) < 1e-12, 0.0, rel)), False
         if isinstance(b, sp.Unequality):
-            return np.abs(rel), True
+            return abs(rel), True
         return _orient(b, rel), isinstance(b, (sp.StrictLessThan, sp.StrictGreaterThan))
     if isinstance(b, (sp.And, sp.Or)):
         parts = [_bool_np(a, rel_slack) for a in b.args]

@@ -154,12 +154,6 @@ def all_classes(stmt) -> tuple:
 
 
 # ----------------------------------------------------------------------------- evaluation
-@lru_cache(maxsize=None)
-def _compiled(expr: sp.Expr):
-    syms = sorted(expr.free_symbols, key=lambda s: s.name)
-    return [s.name for s in syms], lambdify(syms, expr, "math")
-
-
 class _Message:
     """An exception message formatted only when read: searches evaluate hypotheses at
     many points and discard most failures, and printing a SymPy expression into every
@@ -173,36 +167,28 @@ class _Message:
         return self.fmt.format(*self.args)
 
 
-@lru_cache(maxsize=None)
 def _number(expr: sp.Expr) -> float | None:
     """A constant expression's double value, None unless a finite real."""
     v = complex(expr)
     return None if v.imag or not math.isfinite(v.real) else v.real
 
 
-#: SymPy expression -> (expr, None, constant value) or (expr, names, compiled function):
-#: what :func:`evaluate` needs of it, found with one dict lookup (the searches evaluate
-#: the same few expressions at ~10⁶ points; sympify, is_number and the two lru_caches
-#: cost three times the compiled call itself)
-_EVAL_PLANS: dict = {}
-
-
-def _eval_plan(expr):
-    plan = _EVAL_PLANS.get(expr) if isinstance(expr, sp.Basic) else None
-    if plan is None:
-        e = sp.sympify(expr)
-        plan = (e, None, _number(e)) if e.is_number else (e, *_compiled(e))
-        if isinstance(expr, sp.Basic):
-            if len(_EVAL_PLANS) >= 100_000:
-                _EVAL_PLANS.clear()
-            _EVAL_PLANS[expr] = plan
-    return plan
+@lru_cache(maxsize=None)
+def _eval_plan(expr: sp.Basic):
+    """What :func:`evaluate` needs of an expression, remembered: ``(expr, None, value)``
+    for a constant (value None unless a finite real), else ``(expr, symbol names,
+    compiled function)`` — the searches evaluate the same few expressions at ~10⁶ points,
+    and working this out each time cost three times the compiled call itself."""
+    if expr.is_number:
+        return expr, None, _number(expr)
+    syms = sorted(expr.free_symbols, key=lambda s: s.name)
+    return expr, [s.name for s in syms], lambdify(syms, expr, "math")
 
 
 def evaluate(expr, values: dict[str, float]) -> float:
     """``expr`` at ``values`` (by symbol name) in double precision; raises Unavailable when
     a symbol has no value or the value is not a finite real."""
-    expr, names, fn = _eval_plan(expr)
+    expr, names, fn = _eval_plan(expr if isinstance(expr, sp.Basic) else sp.sympify(expr))
     if names is None:                    # a constant: fn holds its value (None: not real)
         if fn is None:
             raise Unavailable(_Message("{} is not a finite real", expr))
