@@ -893,7 +893,8 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The whole command line.  The derive commands that paper packages register are
     loaded (every evidence module: about 1 s) only when ``command`` is ``derive`` — another
     command gets a bare ``derive`` entry, so that ``dpcheck verify`` starts its worker
-    server without waiting for them."""
+    server without waiting for them.  Likewise the paper-key pattern in ``new``'s help
+    (``theory.model``, which imports SymPy: 0.3 s) is looked up only for ``new``."""
     from checks import DEFAULT_BUDGET, DEFAULT_SEED
 
     parser = argparse.ArgumentParser(
@@ -981,9 +982,11 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
                                      "lemma and its RDP -> (epsilon, delta) conversion) that "
                                      "`dpcheck verify FILE` checks as it stands; edit it into "
                                      "your own paper.")
+    key_rule = (f"matches {_key_pattern().pattern}" if command in (None, "new")
+                else "lower-case letters, digits and dashes")
     new.add_argument("key", metavar="KEY",
-                     help=f"the paper's key, prefix of every result id (matches "
-                          f"{_key_pattern().pattern}, e.g. my-draft)")
+                     help=f"the paper's key, prefix of every result id ({key_rule}, "
+                          f"e.g. my-draft)")
     new.add_argument("--out", metavar="FILE",
                      help="where to write (default: KEY.py in the current folder, dashes "
                           "turned into underscores); an existing file is never overwritten")

@@ -71,3 +71,14 @@ print(json.dumps([strip(par) == strip(seq), len(par)]))
 """
     same, n = json.loads(_python(code).strip().splitlines()[-1])
     assert n == 4 and same
+
+
+def test_verify_parses_its_command_line_without_sympy():
+    """`dpcheck verify` starts its worker server right after parsing; a parser that
+    imported SymPy (0.3 s) would hold the server's start back by that much."""
+    code = ("import sys, checks.cli as c; c.build_parser('verify').parse_args(['verify']); "
+            "print('sympy' in sys.modules)")
+    assert _python(code).strip() == "False"
+    code = ("import checks.cli as c; print(c.build_parser('new').format_help() + "
+            "c.build_parser('new')._subparsers._group_actions[0].choices['new'].format_help())")
+    assert "^[a-z0-9][a-z0-9-]*$" in _python(code)
