@@ -71,6 +71,13 @@ class Quadratic:
             raise ValueError(f"D must be > 0 and finite, got {self.D}")
 
 
+def _norm(x: np.ndarray, *, axis: int, keepdims: bool = False) -> np.ndarray:
+    """``np.linalg.norm(x, axis=axis, keepdims=keepdims)`` of a real array, by the same
+    operations (numpy's own special case for one axis), without its argument handling —
+    a third of the time of the small per-step arrays of :func:`simulate`."""
+    return np.sqrt(np.add.reduce(x * x, axis=axis, keepdims=keepdims))
+
+
 def simulate(s: Quadratic, *, runs: int, seed: int) -> dict[str, tuple[float, float]]:
     """Every metric of the family as (Monte Carlo mean, standard error), for ``s``."""
     s.validate()
@@ -88,25 +95,26 @@ def simulate(s: Quadratic, *, runs: int, seed: int) -> dict[str, tuple[float, fl
         R = None
         th[:, -1] = 1.0 + (th_star[-1] if s.k == 1 else 0.0)
     sqrt_gap, grad_norm, grad_sq = [], [], []
+    root_runs = math.sqrt(runs)
     for t in range(s.T + 1):
         diff = th - th_star
         gap = 0.5 * (diff ** 2 * h).sum(axis=1)
         g = diff * h
-        gn = np.linalg.norm(g, axis=1)
-        sqrt_gap.append((np.sqrt(np.maximum(gap, 0.0)).mean(),
-                         np.sqrt(np.maximum(gap, 0.0)).std(ddof=1) / math.sqrt(runs)))
+        gn = _norm(g, axis=1)
+        sg = np.sqrt(np.maximum(gap, 0.0))
+        sqrt_gap.append((sg.mean(), sg.std(ddof=1) / root_runs))
         if t < s.T:
-            grad_norm.append((gn.mean(), gn.std(ddof=1) / math.sqrt(runs)))
+            grad_norm.append((gn.mean(), gn.std(ddof=1) / root_runs))
             grad_sq.append(gn ** 2)
         if t == s.T:
-            last_gap = (gap.mean(), gap.std(ddof=1) / math.sqrt(runs))
+            last_gap = (gap.mean(), gap.std(ddof=1) / root_runs)
             break
         per = g[:, None, :] + rng.normal(0.0, s.sigma_sgd / math.sqrt(s.k), (runs, s.b, s.k))
-        nrm = np.linalg.norm(per, axis=2, keepdims=True)
+        nrm = _norm(per, axis=2, keepdims=True)
         per = per * np.minimum(1.0, s.C / np.maximum(nrm, 1e-300))
         step = th - s.eta * (per.mean(axis=1) + rng.normal(0.0, s.sigma_dp, (runs, s.k)))
         if R is not None:
-            nr = np.linalg.norm(step, axis=1, keepdims=True)
+            nr = _norm(step, axis=1, keepdims=True)
             step = step * np.minimum(1.0, R / np.maximum(nr, 1e-300))
         th = step
     i = int(np.argmin([m for m, _ in sqrt_gap]))
