@@ -189,3 +189,27 @@ def test_one_point_slacks_equal_the_array_path_bit_for_bit():
             assert o1[0] == ok[j]
             assert (np.isnan(c1[0]) and np.isnan(concl[j])) or \
                 np.float64(c1[0]).tobytes() == np.float64(concl[j]).tobytes()
+
+
+def test_one_mode_sampling_equals_the_all_modes_path_bit_for_bit():
+    """A Hypothesis example draws one point: _transform then computes only its mode's
+    value. Each entry of a mixed-mode call (every mode computed, np.select) must equal the
+    same entry drawn alone, for every mode, bounded or not, integer or not."""
+    from checks.falsify import N_MODES, _transform
+    rng = np.random.default_rng(7)
+    bounds = [(0.0, np.inf), (-np.inf, 1.0), (-np.inf, np.inf), (1.0, 2.0), (-3.5, 1e6),
+              (1e-9, 7.0), (7.0, 7.0 + 1e-9)]
+    checked = 0
+    for lo, hi in bounds:
+        for integer in (False, True):
+            modes = np.tile(np.arange(N_MODES), 40)
+            us = rng.random(modes.size)
+            us[:N_MODES] = 0.0
+            us[N_MODES:2 * N_MODES] = 1.0
+            mixed = _transform(modes, us, lo, hi, integer)
+            for j in range(modes.size):
+                alone = _transform(modes[j:j + 1], us[j:j + 1], lo, hi, integer)
+                assert alone.shape == (1,)
+                assert np.array_equal(alone, mixed[j:j + 1], equal_nan=True), (lo, hi, j)
+                checked += 1
+    assert checked == len(bounds) * 2 * N_MODES * 40
