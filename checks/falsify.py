@@ -606,7 +606,11 @@ def _term_scale(r) -> sp.Expr:
 
 def _as_column(o, n: int) -> np.ndarray:
     o = np.asarray(o, dtype=float)
-    return o if o.shape == (n,) else np.broadcast_to(o, (n,))
+    if o.shape == (n,):
+        return o
+    if o.ndim == 0:                 # a constant side: np.full is a seventh of broadcast_to
+        return np.full(n, o)
+    return np.broadcast_to(o, (n,))
 
 
 _DBL_MAX = float(np.finfo(float).max)
