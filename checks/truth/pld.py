@@ -158,11 +158,69 @@ def gaussian_pld(sigma: float, q: float, *, pessimistic: bool, interval: float):
                       log_mass_truncation_bound=-50, sampling_prob=q,
                       adjacency_type=adjacency_type)
         if not pessimistic:
+            got = _privacy_buckets(loss, interval)
+            if got is not None:
+                return got
             loss.remember_grid(interval)
         return create(loss, pessimistic_estimate=pessimistic,
                       value_discretization_interval=interval, use_connect_dots=pessimistic)
 
     return per_adjacency(single, q)
+
+
+def _privacy_buckets(loss, interval: float):
+    """dp-accounting's optimistic privacy buckets of a continuous privacy loss
+    (``_create_pld_pmf_from_monotone_privacy_loss(loss, pessimistic_estimate=False,
+    value_discretization_interval=interval)``), its walk down the grid done at once: the
+    walk visits the grid values ``interval × k`` for k from the loss at the lower
+    truncation down, takes ``x = upper truncation`` once the value is at or below the loss
+    there and the inverse otherwise, and stops after the first x that is not below the
+    upper truncation.  Here every candidate value is inverted in one call (the scalar
+    inverse where the array one declines), the stop is found, and the masses are added
+    into the dictionary in the walk's order — the same dictionary, key for key and bit
+    for bit.  None where the walk's ends are not finite (the caller then runs
+    dp-accounting's own walk)."""
+    pld, plm = _library()
+    tail = loss.privacy_loss_tail()
+    lower_x, upper_x = tail.lower_x_truncation, tail.upper_x_truncation
+    top_loss, upper_loss = loss.privacy_loss(lower_x), loss.privacy_loss(upper_x)
+    if not all(math.isfinite(v) for v in (lower_x, upper_x, top_loss, upper_loss)):
+        return None
+    pmf: dict = {}
+    infinity_mass = tail.tail_probability_mass_function.get(math.inf, 0)
+    for pl_value in tail.tail_probability_mass_function:
+        if pl_value != math.inf:
+            key = math.floor(pl_value / interval)
+            pmf[key] = pmf.get(key, 0) + tail.tail_probability_mass_function[pl_value]
+    top = math.floor(top_loss / interval)
+    xs = [lower_x]
+    rounded: list[int] = []
+    if lower_x < upper_x:
+        # k from top down to one below the first k whose value is at or below upper_loss
+        ks = np.arange(top, min(top, math.floor(upper_loss / interval) - 1) - 1, -1,
+                       dtype=np.int64)
+        losses = interval * ks.astype(float)     # the walk's interval * rounded_down_value
+        at_upper = losses <= upper_loss
+        inv = loss.inverse_array(losses)
+        for i in np.flatnonzero(~at_upper & ~np.isfinite(inv)):
+            inv[i] = plm.GaussianPrivacyLoss.inverse_privacy_loss(loss, float(losses[i]))
+        cand = np.where(at_upper, upper_x, inv)
+        stop = np.flatnonzero(~(cand < upper_x))
+        if not stop.size:
+            return None
+        m = int(stop[0])
+        xs += cand[:m + 1].tolist()
+        rounded = ks[:m + 1].tolist()            # the walk's floor(k + 0.5) = k
+    cdf_values = loss.mu_upper_cdf(xs)
+    probability_mass = cdf_values[1:] - cdf_values[:-1]
+    # the walk's keys are distinct: each is new (0 + mass) or a tail key (tail + mass),
+    # added in the walk's order after the tail's
+    walk = dict(zip(rounded, probability_mass.tolist()))
+    for key in [k for k in pmf if k in walk]:
+        pmf[key] = pmf[key] + walk.pop(key)
+    pmf.update(walk)
+    return pld.pld_pmf.create_pmf(pmf, interval, infinity_mass,
+                                  pessimistic_estimate=False)
 
 
 def composed_deltas(sigma: float, q: float, count: int, eps: float, *, pessimistic: bool,

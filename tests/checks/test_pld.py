@@ -89,3 +89,35 @@ def test_composed_deltas_are_dp_accountings_both_pairs(q):
     assert rem == pytest.approx(lib._pmf_remove.get_delta_for_epsilon(1.0), rel=1e-12)
     other = lib._pmf_remove if lib._symmetric else lib._pmf_add
     assert add == pytest.approx(other.get_delta_for_epsilon(1.0), rel=1e-12)
+
+
+@pytest.mark.parametrize("sigma,q,interval", [(0.8, 0.01, 1e-3), (2.5, 0.2, 1e-4),
+                                              (1.0, 1.0, 1e-2), (40.0, 0.99, 0.025),
+                                              (0.3, 1e-4, 1e-3)])
+def test_privacy_buckets_at_once_equal_dp_accountings_walk_bit_for_bit(sigma, q, interval):
+    """pld._privacy_buckets builds the optimistic buckets without dp-accounting's
+    one-value-at-a-time walk; given the same inverse values (the grid remembered, as the
+    walk used it before), the distribution must be the walk's, key for key and bit for
+    bit, in both adjacency orders."""
+    from dp_accounting.pld import privacy_loss_distribution as lib
+    from dp_accounting.pld import privacy_loss_mechanism as plm
+    from checks.truth import pld as P
+    P.gaussian_pld(1.0, 0.5, pessimistic=False, interval=1e-2)       # builds the class
+    for adj in (plm.AdjacencyType.REMOVE, plm.AdjacencyType.ADD):
+        def loss():
+            return P._CLASS(sigma, sensitivity=1, pessimistic_estimate=False,
+                            log_mass_truncation_bound=-50, sampling_prob=q,
+                            adjacency_type=adj)
+        ours = P._privacy_buckets(loss(), interval)
+        walked = loss()
+        walked.remember_grid(interval)
+        theirs = lib._create_pld_pmf_from_monotone_privacy_loss(
+            walked, pessimistic_estimate=False, value_discretization_interval=interval,
+            use_connect_dots=False)
+        assert type(ours) is type(theirs)
+        if hasattr(theirs, "_probs"):                  # dense
+            assert ours._lower_loss == theirs._lower_loss
+            assert np.array_equal(ours._probs, theirs._probs)
+        else:                                          # sparse: the dictionary itself
+            assert list(ours._loss_probs.items()) == list(theirs._loss_probs.items())
+        assert ours._infinity_mass == theirs._infinity_mass
