@@ -27,6 +27,7 @@ equation ``-|a - b| / max(|a|, |b|)``; ``And`` takes the minimum, ``Or`` the max
 """
 from __future__ import annotations
 
+import functools
 import math
 import warnings
 from dataclasses import dataclass, field
@@ -204,12 +205,16 @@ def _transform(mode, u, lo, hi, integer):
         finite_lo, finite_hi = np.isfinite(lo), np.isfinite(hi)
         width = np.where(finite_lo & finite_hi, hi - lo, np.nan)
 
+        # magnitudes: each computed once per call, and only if a mode asks for it
+        @functools.cache
         def wide():
             return 10.0 ** ((2 * u - 1) * DECADES)
 
+        @functools.cache
         def moderate():
             return 10.0 ** ((2 * u - 1) * 3)
 
+        @functools.cache
         def tiny():
             return 10.0 ** (-DECADES - 4 + (DECADES + 4) * u)       # 1e-12 .. 1
 
@@ -260,9 +265,9 @@ def _transform(mode, u, lo, hi, integer):
             m = int(flat[0])
             out = np.asarray(branches[m if 0 <= m < N_MODES else 5](), dtype=float)
         else:
-            out = np.select([mode == 0, mode == 1, mode == 2, mode == 3, mode == 4, mode == 6],
-                            [branches[0](), branches[1](), near_lo(), near_hi(), uniform(),
-                             nice()], default=small())
+            picked = (0, 1, 2, 3, 4, 6)        # mode 5, and any other, is the default
+            out = np.select([mode == m for m in picked], [branches[m]() for m in picked],
+                            default=small())
         if integer:
             out = np.where((mode == 2) & finite_lo, np.ceil(lo), out)
             out = np.where((mode == 3) & finite_hi, np.floor(hi), out)

@@ -42,6 +42,7 @@ import mpmath
 import numpy as np
 import sympy as sp
 
+from checks.claim import lambdify
 from theory.model import Assumption, Located, Rel, StepKind, walk_steps
 
 #: operators, in the order candidates are listed
@@ -331,7 +332,7 @@ def plan(claim_syms, hyps) -> _Plan:
 def _lamb(expr, syms, module):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        return sp.lambdify(syms, expr, modules=module)
+        return lambdify(syms, expr, modules=module)
 
 
 def _np_eval(fn, cols, n):

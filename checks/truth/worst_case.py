@@ -125,7 +125,7 @@ class _Law:
         # the size of the terms: Σ|term| of the integrand (relative slacks, no false alarm
         # from cancellation)
         self.mag = lambdify(allv, sum(sp.Abs(t) for t in sp.Add.make_args(integrand)),
-                               modules=["numpy"])
+                            modules=["numpy"])
         self.m = [lambdify(allv, m, modules=["numpy"]) for m in moments]
         self.support = support
         self.sup_f = None

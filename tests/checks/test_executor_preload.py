@@ -79,6 +79,6 @@ def test_verify_parses_its_command_line_without_sympy():
     code = ("import sys, checks.cli as c; c.build_parser('verify').parse_args(['verify']); "
             "print('sympy' in sys.modules)")
     assert _python(code).strip() == "False"
-    code = ("import checks.cli as c; print(c.build_parser('new').format_help() + "
-            "c.build_parser('new')._subparsers._group_actions[0].choices['new'].format_help())")
+    code = ("import checks.cli as c\ntry:\n    c.main(['new', '--help'])\n"
+            "except SystemExit:\n    pass")
     assert "^[a-z0-9][a-z0-9-]*$" in _python(code)

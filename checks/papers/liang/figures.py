@@ -25,6 +25,7 @@ from dataclasses import asdict, dataclass, replace
 
 import numpy as np
 
+from checks.claim import lambdify
 from checks.simulate.audit import audit_final_iterate
 from checks.simulate.algorithms import Hyper, make_algorithm
 from checks.simulate.problems import make_problem
@@ -251,7 +252,7 @@ def _eval_bound(bd, values: dict, T: np.ndarray) -> np.ndarray:
     Ts = [s for s in e.free_symbols if s.name == "T"]
     if not Ts:
         return np.full(T.shape, float(e))
-    f = sp.lambdify(Ts[0], e, modules=[{"Min": np.minimum, "Max": np.maximum}, "numpy"])
+    f = lambdify(Ts[0], e, modules=[{"Min": np.minimum, "Max": np.maximum}, "numpy"])
     return np.broadcast_to(np.asarray(f(T.astype(float)), dtype=float), T.shape).copy()
 
 

@@ -52,6 +52,7 @@ from functools import lru_cache
 import mpmath
 import sympy as sp
 
+from checks.claim import lambdify
 from checks.plugins import step_oracle
 from checks.verdict import StepReport, Verdict
 from theory.model import Located, Rel, StepKind
@@ -276,7 +277,7 @@ def _isolated_bounds(hyps, knob: str):
 def _lam(expr: sp.Basic, names: tuple[str, ...]):
     syms = [sp.Symbol(n) for n in names]
     expr = expr.xreplace({s: sp.Symbol(s.name) for s in expr.free_symbols})
-    return sp.lambdify(syms, expr, modules="mpmath")
+    return lambdify(syms, expr, modules="mpmath")
 
 
 _PREP: dict = {}
