@@ -340,6 +340,19 @@ _TRUTH_CACHE_MAX = 20000
 ENOUGH = 0.5
 
 
+def _truth_key(stmt, prov) -> tuple:
+    """What a provider's truth at a point depends on besides the point: the provider, the
+    statement's mechanism, order and classes, and for a privacy profile the ε where it is
+    evaluated and the claimed δ (a provider may spend effort by it) — two profile
+    statements of one mechanism at different ε must not share truths."""
+    from checks.cache import fingerprint
+    profile = getattr(stmt, "profile", False)
+    return (prov.name, fingerprint((stmt.mechanism, getattr(stmt, "order", None), profile,
+                                    all_classes(stmt),
+                                    (stmt.expr, getattr(stmt, "delta", None)) if profile
+                                    else None)))
+
+
 def _truth_symbols(stmt) -> list[str]:
     """Names of the symbols the truth depends on (mechanism, order, classes, profile ε)."""
     syms = set(stmt.mechanism.free_symbols)
@@ -347,6 +360,8 @@ def _truth_symbols(stmt) -> list[str]:
         syms |= stmt.order.free_symbols
     if getattr(stmt, "profile", False):
         syms |= stmt.expr.free_symbols
+        if getattr(stmt, "delta", None) is not None:
+            syms |= stmt.delta.free_symbols
     for c in all_classes(stmt):
         syms |= c.free_symbols
     return sorted(s.name for s in syms)
@@ -358,7 +373,6 @@ class _Evaluator:
     order and classes, and the values of the symbols the truth depends on."""
 
     def __init__(self, stmt, prov, space: Space, *, decide: bool = False):
-        from checks.cache import fingerprint
         self.stmt, self.prov, self.space = stmt, prov, space
         # decide: the truth is wanted only against the bound (an explicit bound's search),
         # so refining may stop once the certified bracket lies at or below ENOUGH·bound
@@ -371,9 +385,7 @@ class _Evaluator:
         self.closed = prov.closed_form(stmt)
         self.not_member_reason = ""
         self.tsyms = _truth_symbols(stmt)
-        self.tkey = (prov.name, fingerprint((stmt.mechanism, getattr(stmt, "order", None),
-                                             getattr(stmt, "profile", False),
-                                             all_classes(stmt))))
+        self.tkey = _truth_key(stmt, prov)
 
     def at(self, v: dict, rel_tol: float | None = None):
         """(truth, bound, lower/bound) at ``v``, or None; ``rel_tol``: the relative error
@@ -411,6 +423,24 @@ class _Evaluator:
             if len(_TRUTH_CACHE) > _TRUTH_CACHE_MAX:
                 _TRUTH_CACHE.clear()
             _TRUTH_CACHE[key] = (got, (enough, rel_tol))
+        if isinstance(got, Exception):
+            raise got
+        return got
+
+    def precise_truth(self, v: dict) -> Truth:
+        """The provider's precise truth at ``v`` (``precise=True``: what a violation is
+        confirmed with), remembered per process like :meth:`truth` — two statements of
+        one mechanism that exceed their bounds at one scenario confirm it once."""
+        key = (self.tkey, "precise", tuple(v.get(n) for n in self.tsyms))
+        got = _TRUTH_CACHE.get(key)
+        if got is None:
+            try:
+                got = self.prov.truth(self.stmt, v, precise=True)
+            except (Unavailable, ValueError, ArithmeticError) as exc:
+                got = exc
+            if len(_TRUTH_CACHE) > _TRUTH_CACHE_MAX:
+                _TRUTH_CACHE.clear()
+            _TRUTH_CACHE[key] = got
         if isinstance(got, Exception):
             raise got
         return got
@@ -574,7 +604,7 @@ def search_bound(stmt, prov, *, budget: int, seed: int, confirm: bool = True) ->
                   f"cap {n_ex} random + anchors + targeted)")
     head = f"bound {stmt.label} ({prov.name})"
     if ratio > 1 and confirm:
-        ok, txt, tr = _confirm(stmt, prov, best["v"], best["tr"])
+        ok, txt, tr = _confirm(stmt, ev, best["v"], best["tr"])
         if ok:
             orders = tr.orders_above(_bound_values(stmt, best["v"]))
             txt += f"; order(s) exceeding the bound: {', '.join(orders) or 'none alone'}"
@@ -654,11 +684,11 @@ def _hypothesis_phase(space: Space, consider, n: int, seed: int) -> None:
     run()
 
 
-def _confirm(stmt, prov, v, tr):
+def _confirm(stmt, ev: _Evaluator, v, tr):
     """Re-check a violation with the provider's precise truth and the bound at 50 digits.
     Returns (ok, text, truth)."""
     try:
-        ptr = prov.truth(stmt, v, precise=True)
+        ptr = ev.precise_truth(v)
     except (Unavailable, ValueError, ArithmeticError) as exc:
         return False, f"precise truth unavailable: {exc}", tr
     bmp = evaluate_mp(stmt.delta if getattr(stmt, "profile", False) else stmt.expr, v,

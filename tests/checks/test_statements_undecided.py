@@ -117,3 +117,54 @@ def test_an_o_form_path_ignores_truths_not_resolved_to_one_digit():
     assert not out.violated
     assert out.paths, out.detail
     assert max(hi for _, hi in out.paths.values()) < 1, out.paths
+
+
+def test_profile_truths_are_remembered_per_epsilon_and_delta():
+    """Truths are remembered per process by mechanism and point; a privacy profile's truth
+    also depends on the ε where it is evaluated (and a provider may spend effort by the
+    claimed δ): two profile statements of one mechanism at ε and 2ε, or with different δ,
+    must not share a remembered truth at the same point."""
+    from checks.truth.statements import Space, _Evaluator, _truth_key
+    eps = sp.Symbol("epsilon", positive=True)
+    mech = GaussianMechanism(1, sigma)
+    prov = GaussianProvider()
+    a = Bound("a", eps, mechanism=mech, delta=sp.Rational(1, 2), profile=True)
+    b = Bound("b", 2 * eps, mechanism=mech, delta=sp.Rational(1, 2), profile=True)
+    c = Bound("c", eps, mechanism=mech, delta=sp.Rational(1, 3), profile=True)
+    pt = {"sigma": 1.3, "epsilon": 0.4}
+    ta = _Evaluator(a, prov, Space(a)).truth(dict(pt))
+    tb = _Evaluator(b, prov, Space(b)).truth(dict(pt))
+    assert ta.forward == prov.truth(a, pt).forward
+    assert tb.forward == prov.truth(b, pt).forward < ta.forward
+    assert len({_truth_key(s, prov) for s in (a, b, c)}) == 3
+    # statements equal up to label share one key (the memo's purpose)
+    assert _truth_key(a, prov) == _truth_key(Bound("a2", eps, mechanism=mech,
+                                                   delta=sp.Rational(1, 2), profile=True), prov)
+
+
+def test_a_precise_truth_is_computed_once_per_scenario(monkeypatch):
+    """Confirming a violation asks the provider's precise truth; two statements of one
+    mechanism violated at one scenario (a theorem and its appendix restatement) confirm
+    with one computation, and a different ε is not served from it."""
+    from checks.truth import statements
+    from checks.truth.statements import Space, _Evaluator
+    monkeypatch.setattr(statements, "_TRUTH_CACHE", {})
+    eps = sp.Symbol("epsilon", positive=True)
+    mech = GaussianMechanism(1, sigma)
+    prov = GaussianProvider()
+    calls = []
+    real = GaussianProvider.truth
+
+    def counted(self, stmt, v, **kw):
+        calls.append(kw.get("precise", False))
+        return real(self, stmt, v, **kw)
+    monkeypatch.setattr(GaussianProvider, "truth", counted)
+    a = Bound("a", eps, mechanism=mech, delta=sp.Rational(1, 2), profile=True)
+    a2 = Bound("a2", eps, mechanism=mech, delta=sp.Rational(1, 2), profile=True)
+    b = Bound("b", 2 * eps, mechanism=mech, delta=sp.Rational(1, 2), profile=True)
+    pt = {"sigma": 1.3, "epsilon": 0.4}
+    t1 = _Evaluator(a, prov, Space(a)).precise_truth(dict(pt))
+    t2 = _Evaluator(a2, prov, Space(a2)).precise_truth(dict(pt))
+    assert t1 is t2 and calls == [True]
+    t3 = _Evaluator(b, prov, Space(b)).precise_truth(dict(pt))
+    assert calls == [True, True] and t3.forward < t1.forward
