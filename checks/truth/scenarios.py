@@ -730,7 +730,16 @@ def _log_S(x: np.ndarray) -> np.ndarray:
     ax = np.abs(np.asarray(x, float))
     small = ax < 1e-3
     with np.errstate(divide="ignore", invalid="ignore"):
-        out = ax + np.log1p(-np.exp(-2 * ax)) - np.log(2 * ax)
+        # ax + log1p(−exp(−2·ax)) − log(2·ax), each step in place (a quarter faster on the
+        # accountant's (G + 2)² arrays; the same operations, so the same numbers)
+        t = np.multiply(ax, -2.0)
+        np.exp(t, out=t)
+        np.negative(t, out=t)
+        np.log1p(t, out=t)
+        out = ax + t
+        np.multiply(ax, 2.0, out=t)
+        np.log(t, out=t)
+        out -= t
     if small.any():     # the same two formulas as per-branch indexing, without the copies
         xs = ax[small]
         out[small] = xs * xs / 6 - xs ** 4 / 180
@@ -1035,6 +1044,35 @@ def _dens_kernel(s: Scenario, with_canary: bool, G: int):
     return klo, khi
 
 
+def _running_sums(w: np.ndarray) -> np.ndarray:
+    """[0, w_0, w_0 + w_1, ...] along axis 0 of a 2-D array: ``np.cumsum(w, axis=0)``
+    after a row of zeros, the same numbers.  Row by row: numpy's cumsum along axis 0 walks
+    each column with a stride of a whole row (3-10x slower on these arrays); a row at a
+    time makes the same additions in the same order (the first row copied, as cumsum
+    does)."""
+    n, G = w.shape
+    out = np.empty((n + 1, G))
+    out[0] = 0.0
+    if n:
+        out[1] = w[0]
+    for i in range(1, n):
+        np.add(out[i], w[i], out=out[i + 1])
+    return out
+
+
+def _running_sums_from_end(w: np.ndarray) -> np.ndarray:
+    """[Σ_{i≥0} w_i, Σ_{i≥1} w_i, ..., 0] along axis 0, summed from the end (the numbers
+    of ``np.cumsum(w[::-1], axis=0)`` reversed, then a row of zeros)."""
+    n, G = w.shape
+    out = np.empty((n + 1, G))
+    out[n] = 0.0
+    if n:
+        out[n - 1] = w[n - 1]
+    for i in range(n - 2, -1, -1):
+        np.add(out[i + 1], w[i], out=out[i])
+    return out
+
+
 def _posterior_mean_bounds(llo, lhi, klo, khi, pos_lo, pos_hi):
     """[E_min(j), E_max(j)]: bounds on the posterior mean of the source position x given
     y in target cell j, for any law whose source masses lie in [e^llo, e^lhi] and any
@@ -1048,27 +1086,13 @@ def _posterior_mean_bounds(llo, lhi, klo, khi, pos_lo, pos_hi):
     with np.errstate(over="ignore", invalid="ignore"):
         l = np.exp(Llo - M)
         u = np.exp(Lhi - M)
-    n, G = l.shape
-
-    def prefix(w):      # [0, w_0, w_0 + w_1, ...]: cumsum written in place (no copies)
-        out = np.empty((n + 1, G))
-        out[0] = 0.0
-        np.cumsum(w, axis=0, out=out[1:])
-        return out
-
-    def suffix(w):      # [Σ_{i≥0} w_i, Σ_{i≥1} w_i, ..., 0], summed from the end
-        out = np.empty((n + 1, G))
-        out[n] = 0.0
-        np.cumsum(w[::-1], axis=0, out=out[n - 1::-1])
-        return out
-
     def scan(first, second, v):
         # threshold k: sources i < k weigh `first`, i >= k weigh `second`
         vv = v[:, None]
-        num = prefix(first * vv)
-        num += suffix(second * vv)
-        den = prefix(first)
-        den += suffix(second)
+        num = _running_sums(first * vv)
+        num += _running_sums_from_end(second * vv)
+        den = _running_sums(first)
+        den += _running_sums_from_end(second)
         with np.errstate(invalid="ignore", divide="ignore"):
             num /= den
         return num

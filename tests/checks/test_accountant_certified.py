@@ -300,6 +300,45 @@ def test_fast_logsumexp_is_scipys_bit_for_bit():
                                   equal_nan=True), (trial, axis)
 
 
+def test_row_running_sums_are_numpys_cumsum_bit_for_bit():
+    from checks.truth.scenarios import _running_sums, _running_sums_from_end
+    rng = np.random.default_rng(3)
+    for trial in range(200):
+        n, G = int(rng.integers(0, 40)), int(rng.integers(1, 30))
+        w = rng.normal(scale=10 ** rng.uniform(-300, 300), size=(n, G)) if trial % 3 else \
+            np.exp(rng.normal(scale=30, size=(n, G)))
+        if n and trial % 4 == 0:
+            w[0, :] = -0.0                          # signed zeros: copied, as cumsum does
+            w[-1, 0] = np.inf
+        if n and trial % 5 == 0:
+            w[n // 2, -1] = np.nan
+        zero = np.zeros((1, G))
+        with np.errstate(all="ignore"):
+            ref = np.concatenate([zero, np.cumsum(w, axis=0)])
+            ref_end = np.concatenate([np.cumsum(w[::-1], axis=0)[::-1], zero])
+            got, got_end = _running_sums(w), _running_sums_from_end(w)
+        for a, b in ((got, ref), (got_end, ref_end)):
+            assert a.shape == b.shape
+            assert np.array_equal(a, b, equal_nan=True), trial
+            assert np.array_equal(np.signbit(a), np.signbit(b)), trial
+
+
+def test_log_S_in_place_is_the_formula_bit_for_bit():
+    from checks.truth.scenarios import _log_S
+    rng = np.random.default_rng(4)
+    for trial in range(100):
+        x = rng.normal(scale=10 ** rng.uniform(-5, 3), size=(int(rng.integers(1, 30)),
+                                                              int(rng.integers(1, 30))))
+        x.flat[0] = 0.0
+        x.flat[-1] = np.inf if trial % 2 else -1e-3
+        ax = np.abs(x)
+        with np.errstate(all="ignore"):
+            ref = ax + np.log1p(-np.exp(-2 * ax)) - np.log(2 * ax)
+        small = ax < 1e-3
+        ref[small] = ax[small] ** 2 / 6 - ax[small] ** 4 / 180
+        assert np.array_equal(_log_S(x), ref, equal_nan=True), trial
+
+
 def test_log_cells_on_shared_edges_equal_the_per_cell_form():
     from checks.truth.scenarios import _log_cell, _log_cells_on_edges
     rng = np.random.default_rng(2)
