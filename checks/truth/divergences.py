@@ -164,8 +164,40 @@ def gaussian_rdp(mu1, cov1, mu2, cov2, alpha) -> BothOrders:
 
 
 # --------------------------------------------------------------------------------------
-# 1-D Gaussian mixtures by log-space quadrature
+# log Σ exp, fast
 
+
+def lse(x: np.ndarray, axis=None):
+    """``scipy.special.logsumexp(x, axis=axis)`` for real float arrays, bit for bit: the
+    same steps (maximum, its ties set aside and counted, Σ exp(x − max)/ties, log1p) minus
+    scipy's array-API dispatch, sign handling (a sum of exponentials is ≥ 0) and its
+    direct Σ exp(x) computed on every call for the rare non-finite result (here only
+    then): about half scipy's time.  The certified accountant calls it on (G + 2)² arrays
+    at every step, the mixtures' densities on every quadrature grid; a test compares it
+    with scipy on ties, −∞ rows and +∞ entries."""
+    a = np.asarray(x, dtype=float)
+    if a.ndim == 0:
+        a = a.reshape(1)
+    if a.size == 0:
+        return logsumexp(a, axis=axis)
+    ax = tuple(range(a.ndim)) if axis is None else axis
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        amax = np.max(a, axis=ax, keepdims=True)
+        ties = a == amax
+        m = np.sum(ties, axis=ax, keepdims=True, dtype=float)
+        e = np.exp(np.where(ties, -np.inf, a) - amax)
+        s = np.sum(e, axis=ax, keepdims=True)
+        s = np.where(s == 0, s, s / m)
+        out = np.log1p(s) + np.log(m) + amax
+        fin = np.isfinite(out)
+        if not fin.all():
+            out = np.where(fin, out, np.log(np.sum(np.exp(a), axis=ax, keepdims=True)))
+    out = np.squeeze(out, axis=ax)
+    return out[()] if out.ndim == 0 else out
+
+
+# --------------------------------------------------------------------------------------
+# 1-D Gaussian mixtures by log-space quadrature
 @dataclass(frozen=True)
 class Mixture1D:
     """A 1-D Gaussian mixture ``Σ w_j N(m_j, s_j²)`` (a Gaussian: one component)."""
@@ -203,7 +235,7 @@ class Mixture1D:
         m = np.asarray(self.means)[:, None]
         s = np.asarray(self.sds)[:, None]
         comp = w - 0.5 * ((x[None, :] - m) / s) ** 2 - np.log(s) - 0.5 * math.log(2 * math.pi)
-        return logsumexp(comp, axis=0)
+        return lse(comp, axis=0)
 
     def logpdf_mp(self, x):
         tot = mpmath.mpf(0)
@@ -246,7 +278,7 @@ def _log_integral_pq(P: Mixture1D, Q: Mixture1D, alpha: float,
                          f"mixtures are too far apart relative to their widths at alpha={alpha}")
     x = np.linspace(lo, hi, npts)
     f = alpha * P.logpdf(x) + (1 - alpha) * Q.logpdf(x)
-    return float(logsumexp(f) + math.log(x[1] - x[0]))
+    return float(lse(f) + math.log(x[1] - x[0]))
 
 
 def _log_integral_pq_mp(P: Mixture1D, Q: Mixture1D, alpha, dps: int):

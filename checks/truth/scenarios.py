@@ -43,6 +43,7 @@ from scipy.fft import irfft, next_fast_len, rfft
 from scipy.special import gammaln, log_ndtr, logsumexp, ndtr, ndtri
 
 from checks.truth.divergences import BothOrders, Mixture1D, _check_alpha, mixture_rdp_1d
+from checks.truth.divergences import lse as _lse
 
 ALGORITHMS = ("DPSGD-GC", "DPSGD-DC")
 DOMAIN_CONVENTIONS = ("centered", "radius")
@@ -695,34 +696,6 @@ def _log_cells_on_edges(E: np.ndarray) -> np.ndarray:
     if mid.any():
         out[mid] = np.log1p(-(ndtr(a[mid]) + ndtr(-b[mid])))
     return out
-
-
-def _lse(x: np.ndarray, axis=None):
-    """``scipy.special.logsumexp(x, axis=axis)`` for real float arrays, bit for bit: the
-    same steps (maximum, its ties set aside and counted, Σ exp(x − max)/ties, log1p) minus
-    scipy's array-API dispatch, sign handling (a sum of exponentials is ≥ 0) and its
-    direct Σ exp(x) computed on every call for the rare non-finite result (here only
-    then).  The accountant calls it on (G + 2)² arrays at every step; a test compares it
-    with scipy on ties, −∞ rows and +∞ entries."""
-    a = np.asarray(x, dtype=float)
-    if a.ndim == 0:
-        a = a.reshape(1)
-    if a.size == 0:
-        return logsumexp(a, axis=axis)
-    ax = tuple(range(a.ndim)) if axis is None else axis
-    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        amax = np.max(a, axis=ax, keepdims=True)
-        ties = a == amax
-        m = np.sum(ties, axis=ax, keepdims=True, dtype=float)
-        e = np.exp(np.where(ties, -np.inf, a) - amax)
-        s = np.sum(e, axis=ax, keepdims=True)
-        s = np.where(s == 0, s, s / m)
-        out = np.log1p(s) + np.log(m) + amax
-        fin = np.isfinite(out)
-        if not fin.all():
-            out = np.where(fin, out, np.log(np.sum(np.exp(a), axis=ax, keepdims=True)))
-    out = np.squeeze(out, axis=ax)
-    return out[()] if out.ndim == 0 else out
 
 
 def _log_S(x: np.ndarray) -> np.ndarray:

@@ -280,7 +280,7 @@ def test_remembered_laws_give_the_same_bracket_as_a_fresh_pass():
 # the original formulas; a faster form may only change how they are computed)
 def test_fast_logsumexp_is_scipys_bit_for_bit():
     from scipy.special import logsumexp
-    from checks.truth.scenarios import _lse
+    from checks.truth.divergences import lse as _lse
     rng = np.random.default_rng(1)
     for trial in range(300):
         x = rng.normal(scale=10 ** rng.uniform(-3, 3), size=(rng.integers(1, 9), rng.integers(1, 9)))
