@@ -241,7 +241,13 @@ def simulate_many(scs: list[Scenario], *, runs: int, seeds: list[int]) -> list[n
 
 def _run_group(scs, seeds, runs, T, normalized):
     S = len(scs)
-    col = lambda xs: np.array(xs, dtype=float)[:, None]             # noqa: E731
+
+    # each scenario's constant repeated along its runs: numpy's elementwise ops against a
+    # full (S, runs) operand take a third of the time they take against an (S, 1) column
+    # broadcast along the rows (the same values, so the same results)
+    def col(xs):
+        return np.repeat(np.array(xs, dtype=float)[:, None], runs, axis=1)
+
     rngs = [np.random.default_rng(sd) for sd in seeds]
     laws = []
     for sc in scs:
@@ -256,7 +262,7 @@ def _run_group(scs, seeds, runs, T, normalized):
     w, G, eta = col([sc.w for sc in scs]), col([sc.G for sc in scs]), col([sc.eta for sc in scs])
     r = col([sc.r for sc in scs]) if normalized else None
     C = col([sc.C for sc in scs]) if not normalized else None
-    th = np.repeat(col([sc.theta0() for sc in scs]), runs, axis=1)
+    th = col([sc.theta0() for sc in scs])
     best = np.full((S, runs), np.inf)
     s, x, y, v = (np.empty((S, runs)) for _ in range(4))
     K = max(1, CHUNK // runs)           # independent of S: the streams do not depend on it
