@@ -17,9 +17,11 @@ its own confirmation at high precision, and HOLDS only when ``max + error`` does
 """
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Callable
 
 import mpmath
 import sympy as sp
@@ -188,7 +190,20 @@ def _eval_plan(expr: sp.Basic):
 def evaluate(expr, values: dict[str, float]) -> float:
     """``expr`` at ``values`` (by symbol name) in double precision; raises Unavailable when
     a symbol has no value or the value is not a finite real."""
-    expr, names, fn = _eval_plan(expr if isinstance(expr, sp.Basic) else sp.sympify(expr))
+    return evaluate_plan(_eval_plan(expr if isinstance(expr, sp.Basic) else sp.sympify(expr)),
+                         values)
+
+
+def evaluator(expr) -> Callable[[dict], float]:
+    """``lambda values: evaluate(expr, values)`` with the expression's plan looked up once
+    (for a caller that evaluates one expression at many points)."""
+    plan = _eval_plan(expr if isinstance(expr, sp.Basic) else sp.sympify(expr))
+    return functools.partial(evaluate_plan, plan)
+
+
+def evaluate_plan(plan, values: dict[str, float]) -> float:
+    """:func:`evaluate` of an expression's :func:`_eval_plan`."""
+    expr, names, fn = plan
     if names is None:                    # a constant: fn holds its value (None: not real)
         if fn is None:
             raise Unavailable(_Message("{} is not a finite real", expr))

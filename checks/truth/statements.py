@@ -46,6 +46,7 @@ import math
 import zlib
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
+from typing import Callable
 
 import mpmath
 import numpy as np
@@ -54,7 +55,7 @@ import sympy as sp
 from checks.claim import lambdify
 from checks.plugins import providers as _providers
 from checks.truth.base import (NotMember, Truth, Unavailable, _Message, all_classes,
-                               evaluate, evaluate_mp, exact_value)
+                               evaluate, evaluate_mp, evaluator, exact_value)
 from checks.verdict import StatementReport, StatementVerdict
 
 #: admissible points per bound in the default search (the engine's budget caps these)
@@ -101,6 +102,7 @@ class Space:
         claim = make_claim(sp.true, rel)
         self.definitions = list(claim.definitions)
         self.hyps = [h for h in claim.hypotheses if h is not sp.true]
+        self.hyp_fns = [_holds_fn(h) for h in self.hyps]
         syms = set(stmt.free_symbols)
         for h in rel:
             syms |= h.free_symbols
@@ -154,8 +156,8 @@ class Space:
                 raise _Skip(_Message("no value for {}", d.sym))
             if d.integer and x != int(x):
                 raise _Skip(_Message("{} must be an integer", d.sym))
-        for h in self.hyps:
-            if not _holds(h, v):
+        for h, holds in zip(self.hyps, self.hyp_fns):
+            if not holds(v):
                 raise _Skip(_Message("{} fails", h))
         for imp in self.implicit:
             bound = implicit_value(imp, v)
@@ -177,38 +179,51 @@ class Space:
         return None
 
 
-def _holds(h, v: dict, rtol: float = 1e-12) -> bool:
+@lru_cache(maxsize=4096)
+def _holds_fn(h, rtol: float = 1e-12) -> Callable[[dict], bool]:
+    """``lambda v: _holds(h, v, rtol)``, the tree walked and each side's evaluation plan
+    looked up once (a statement's search tests its hypotheses at ~10⁵ points)."""
     if h is sp.true:
-        return True
+        return lambda v: True
     if h is sp.false:
-        return False
-    if isinstance(h, sp.And):
-        return all(_holds(a, v) for a in h.args)
-    if isinstance(h, sp.Or):
-        return any(_holds(a, v) for a in h.args)
+        return lambda v: False
+    if isinstance(h, (sp.And, sp.Or)):
+        parts = [_holds_fn(a, rtol) for a in h.args]
+        if isinstance(h, sp.And):
+            return lambda v: all(f(v) for f in parts)
+        return lambda v: any(f(v) for f in parts)
     if isinstance(h, sp.Not):
-        return not _holds(h.args[0], v)
+        inner = _holds_fn(h.args[0], rtol)
+        return lambda v: not inner(v)
     if not isinstance(h, sp.core.relational.Relational):
-        return False
-    try:
-        a, b = evaluate(h.lhs, v), evaluate(h.rhs, v)
-    except Unavailable:
-        return False
-    tol = rtol * max(1.0, abs(a), abs(b))
-    op = h.rel_op
-    if op == "==":
-        return abs(a - b) <= tol
-    if op == "!=":
-        return a != b
-    if op in ("<=",):
-        return a <= b
-    if op == "<":
-        return a < b
-    if op == ">=":
-        return a >= b
-    if op == ">":
-        return a > b
-    return False
+        return lambda v: False
+    lhs, rhs, cmp = evaluator(h.lhs), evaluator(h.rhs), _COMPARE.get(h.rel_op)
+    if cmp is None:
+        return lambda v: False
+
+    def holds(v):
+        try:
+            a, b = lhs(v), rhs(v)
+        except Unavailable:
+            return False
+        return cmp(a, b, rtol)
+    return holds
+
+
+_COMPARE = {
+    "==": lambda a, b, rtol: abs(a - b) <= rtol * max(1.0, abs(a), abs(b)),
+    "!=": lambda a, b, rtol: a != b,
+    "<=": lambda a, b, rtol: a <= b,
+    "<": lambda a, b, rtol: a < b,
+    ">=": lambda a, b, rtol: a >= b,
+    ">": lambda a, b, rtol: a > b,
+}
+
+
+def _holds(h, v: dict, rtol: float = 1e-12) -> bool:
+    """Whether the relation (or And/Or/Not of relations) ``h`` holds at ``v`` in double
+    precision (== within ``rtol``); False where a side cannot be evaluated."""
+    return _holds_fn(h, rtol)(v)
 
 
 _IMPLICIT_CACHE: dict = {}
@@ -255,10 +270,18 @@ def implicit_value(imp, values: dict) -> float | None:
     if last == len(grid) - 1:
         out = hi
     else:
+        def ok1(x):
+            # ok() at one point: the same functions on the same one-entry array, the
+            # minimum's test (every value finite and >= 0) read in Python
+            return all(math.isfinite(y) and y >= 0 for y in
+                       (float(np.asarray(f(np.array([x])), dtype=float).flat[0])
+                        for f in fns))
+
         a, b = float(grid[last]), float(grid[last + 1])
-        while b - a > 1e-12 * b:
-            mid = 0.5 * (a + b)
-            a, b = (mid, b) if bool(ok(np.array([mid]))[0]) else (a, mid)
+        with np.errstate(all="ignore"):
+            while b - a > 1e-12 * b:
+                mid = 0.5 * (a + b)
+                a, b = (mid, b) if ok1(mid) else (a, mid)
         out = a
     _IMPLICIT_CACHE[key] = out
     return out
