@@ -68,6 +68,8 @@ PLD_INTERVAL = 1e-3
 AUDIT_RUNS = 4000
 AUDIT_CONFIDENCE = 0.95
 AUDIT_T_MAX = 512
+#: records the audit needs: its D is the n − 1 records other than the canary
+AUDIT_N_MIN = 2
 #: feedback multiples j tried (slopes C1 + b·j·C2)
 J_MAX = 8
 ORDER_MIN, ORDER_MAX = 1.0 + 1e-6, 256.0
@@ -352,8 +354,11 @@ class ErrorFeedbackSGDProvider(TruthProvider):
                                         lower_only=(rel == "all" and T > 1)))
             except Unavailable as exc:
                 why.append(str(exc))
-                if stmt.profile and s > C1 and T <= AUDIT_T_MAX:
+                if stmt.profile and s > C1 and T <= AUDIT_T_MAX and n >= AUDIT_N_MIN:
                     audit.append((s, scen))
+                elif stmt.profile and s > C1 and T <= AUDIT_T_MAX:
+                    why.append(f"no audit: n = {n} < {AUDIT_N_MIN} (the audit's D holds the "
+                               "n - 1 other records and needs one)")
         if audit:
             # only where the exact candidates do not already exceed the claimed δ (the
             # audit costs seconds), and once per point: the largest slope

@@ -180,3 +180,17 @@ def test_out_of_reach_is_audited():
     assert out.violated, out.detail
     assert "membership-inference audit" in out.detail and "0.95" in out.detail
     assert "FNR = " in out.detail and float(out.witness["truth_max"]) > 0.1
+
+
+def test_one_record_is_not_audited_and_keeps_the_exact_candidates():
+    """n = 1: the audit's D (the n − 1 other records) would be empty and its simulator
+    refuses it; the provider skips the audit and answers with its exact candidates (the
+    trajectory without feedback) instead of losing the point to the simulator's error."""
+    hyps = [asm(sp.Eq(T, 100)), asm(sp.Eq(n, 1)), asm(sp.Eq(b, 1)), asm(sp.Eq(C2, C1))]
+    st = Bound("statement", eps, _mech(), delta=dl, profile=True, hypotheses=hyps)
+    # the claimed δ above the exact candidates' (0.006): the provider would audit
+    v = {"T": 100.0, "n": 1.0, "b": 1.0, "C1": 1.0, "C2": 1.0, "sigma": 20.0, "eta": 1.0,
+         "epsilon": 1.0, "delta": 0.5}
+    t = PROV.truth(st, v)
+    assert "whole trajectory" in t.method and "audit" not in t.method
+    assert t.max > 0
