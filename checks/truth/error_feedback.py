@@ -354,11 +354,12 @@ class ErrorFeedbackSGDProvider(TruthProvider):
                                         lower_only=(rel == "all" and T > 1)))
             except Unavailable as exc:
                 why.append(str(exc))
-                if stmt.profile and s > C1 and T <= AUDIT_T_MAX and n >= AUDIT_N_MIN:
-                    audit.append((s, scen))
-                elif stmt.profile and s > C1 and T <= AUDIT_T_MAX:
-                    why.append(f"no audit: n = {n} < {AUDIT_N_MIN} (the audit's D holds the "
-                               "n - 1 other records and needs one)")
+                if stmt.profile and s > C1 and T <= AUDIT_T_MAX:
+                    if n >= AUDIT_N_MIN:
+                        audit.append((s, scen))
+                    else:
+                        why.append(f"no audit: n = {n} < {AUDIT_N_MIN} (the audit's D holds "
+                                   "the n - 1 other records and needs one)")
         if audit:
             # only where the exact candidates do not already exceed the claimed δ (the
             # audit costs seconds), and once per point: the largest slope

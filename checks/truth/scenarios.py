@@ -550,7 +550,6 @@ def discrete_rdp(P: Law, Q: Law, alpha: float, floor: float = 1e-13) -> tuple[Bo
         pass  # point masses present on one side only are accounted as left out
     left = max(left, float(p[~ok].sum()), float(q[~ok].sum()))
     lp, lq = np.log(p[ok]), np.log(q[ok])
-    from scipy.special import logsumexp
     fwd = float(logsumexp(alpha * lp + (1 - alpha) * lq)) / (alpha - 1)
     bwd = float(logsumexp(alpha * lq + (1 - alpha) * lp)) / (alpha - 1)
     return BothOrders(fwd, bwd), left

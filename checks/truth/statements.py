@@ -363,6 +363,13 @@ _TRUTH_CACHE_MAX = 20000
 ENOUGH = 0.5
 
 
+def _remember(key, value) -> None:
+    """Store in the per-process truth memo (emptied when it outgrows its bound)."""
+    if len(_TRUTH_CACHE) > _TRUTH_CACHE_MAX:
+        _TRUTH_CACHE.clear()
+    _TRUTH_CACHE[key] = value
+
+
 def _truth_key(stmt, prov) -> tuple:
     """What a provider's truth at a point depends on besides the point: the provider, the
     statement's mechanism, order and classes, and for a privacy profile the ε where it is
@@ -377,7 +384,8 @@ def _truth_key(stmt, prov) -> tuple:
 
 
 def _truth_symbols(stmt) -> list[str]:
-    """Names of the symbols the truth depends on (mechanism, order, classes, profile ε)."""
+    """Names of the symbols the truth depends on (mechanism, order, classes, and a
+    profile's ε and claimed δ)."""
     syms = set(stmt.mechanism.free_symbols)
     if getattr(stmt, "order", None) is not None:
         syms |= stmt.order.free_symbols
@@ -425,7 +433,7 @@ class _Evaluator:
         lenient than the refused one."""
         if not self.hints:
             enough = rel_tol = None
-        key = (self.tkey, tuple(v.get(n) for n in self.tsyms))
+        key = (self.tkey, self._point(v))
         hit = _TRUTH_CACHE.get(key)
         got = None
         if hit is not None:
@@ -443,27 +451,27 @@ class _Evaluator:
                 got = self.prov.truth(self.stmt, v, **hints)
             except (Unavailable, ValueError, ArithmeticError, OverflowError, MemoryError) as exc:
                 got = exc
-            if len(_TRUTH_CACHE) > _TRUTH_CACHE_MAX:
-                _TRUTH_CACHE.clear()
-            _TRUTH_CACHE[key] = (got, (enough, rel_tol))
+            _remember(key, (got, (enough, rel_tol)))
         if isinstance(got, Exception):
             raise got
         return got
+
+    def _point(self, v: dict) -> tuple:
+        """The values at ``v`` of the symbols the truth depends on (the memo's key)."""
+        return tuple(v.get(n) for n in self.tsyms)
 
     def precise_truth(self, v: dict) -> Truth:
         """The provider's precise truth at ``v`` (``precise=True``: what a violation is
         confirmed with), remembered per process like :meth:`truth` — two statements of
         one mechanism that exceed their bounds at one scenario confirm it once."""
-        key = (self.tkey, "precise", tuple(v.get(n) for n in self.tsyms))
+        key = (self.tkey, "precise", self._point(v))
         got = _TRUTH_CACHE.get(key)
         if got is None:
             try:
                 got = self.prov.truth(self.stmt, v, precise=True)
             except (Unavailable, ValueError, ArithmeticError) as exc:
                 got = exc
-            if len(_TRUTH_CACHE) > _TRUTH_CACHE_MAX:
-                _TRUTH_CACHE.clear()
-            _TRUTH_CACHE[key] = got
+            _remember(key, got)
         if isinstance(got, Exception):
             raise got
         return got
