@@ -1,4 +1,4 @@
-"""Benchmarks of checks.truth.divergences / checks.truth.scenarios (measurements, not timed tests).
+"""Benchmarks of checks.truth.divergences / checks.truth.losses (measurements, not timed tests).
 
 1. Last-iterate accountant, T = 1000 steps of DPSGD-GC (linear canary, zero-loss data):
    the uncertified FFT grid (``fft_rdp`` path: 2^14 cells, both datasets; the issue-16
@@ -22,8 +22,9 @@ import time
 import numpy as np
 
 from checks.truth.divergences import sgm_rdp
-from checks.truth.scenarios import (AccountantError, certified_rdp, discrete_rdp, evolve,
-                                    last_iterate_rdp, linear_canary, linear_canary_exact, make)
+from checks.truth.accountant import AccountantError, certified_rdp, last_iterate_rdp
+from checks.truth.accountant_fft import discrete_rdp, evolve, linear_canary_exact
+from checks.truth.losses import linear_canary, make
 
 
 def _best(fn, repeat=3):

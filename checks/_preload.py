@@ -33,7 +33,7 @@ def _preload() -> None:
         plugins.ensure_loaded()
         import checks.falsify  # noqa: F401
         import checks.prove  # noqa: F401
-        import checks.truth.statements  # noqa: F401
+        import checks.statements  # noqa: F401
         import hypothesis  # noqa: F401
         import scipy.optimize  # noqa: F401
         import z3  # noqa: F401

@@ -20,7 +20,7 @@ For each result, :func:`plan` lists the checks and :func:`check_result` runs the
 * **case coverage** (``<split>/cover``): ``given ⇒ c1 ∨ c2 ∨ …``;
 * **units** (``<result>/units``): every expression of the result dimension-checked;
 * **typed statements** (``Result.bounds`` / ``Result.rates``): compared with the truth by
-  the registered truth providers (:mod:`checks.truth.statements`), giving the result's
+  the registered truth providers (:mod:`checks.statements`), giving the result's
   statement verdict (VIOLATED / HOLDS-ON-SCENARIOS / NOT-TESTED).
 
 **Statement parts** (the printed statement of a result) are judged last:
@@ -810,7 +810,7 @@ def _statement_part(result: Result, pc: PlannedCheck, rows: list[StepReport], ou
 
 def _statements(result: Result, opts: Options):
     """(statement report, outcome per typed statement label), cached per statement."""
-    from checks.truth import statements as ts
+    from checks import statements
     if not result.bounds and not result.rates:
         return StatementReport(), {}
     disk = opts.disk
@@ -822,9 +822,9 @@ def _statements(result: Result, opts: Options):
         if hit is not None:
             rep = StatementReport(StatementVerdict(hit["verdict"]), hit["detail"],
                                   hit["witness"], hit["ratio"])
-            return rep, {lbl: ts.Outcome(**o) for lbl, o in hit["outcomes"].items()}
+            return rep, {lbl: statements.Outcome(**o) for lbl, o in hit["outcomes"].items()}
     try:
-        rep, outs = ts.check_result_statements(result, budget=opts.budget, seed=opts.seed)
+        rep, outs = statements.check_result_statements(result, budget=opts.budget, seed=opts.seed)
     except Exception as exc:  # noqa: BLE001 - a provider bug: say so, never crash the run
         return StatementReport(StatementVerdict.NOT_TESTED,
                                detail=f"statement check failed: {type(exc).__name__}: "

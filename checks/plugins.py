@@ -33,17 +33,17 @@ from typing import Callable
 #: generic plug-in modules (imported before the first lookup)
 GENERIC_MODULES: tuple[str, ...] = (
     "checks.truth.providers",
-    "checks.truth.rates",
+    "checks.truth.rates_quadratic",
     "checks.truth.rates_convex",
-    "checks.truth.stability",
+    "checks.oracles.stability",
     "checks.truth.profiles_sgd",
-    "checks.truth.divergence_rows",
+    "checks.oracles.divergence_rows",
     "checks.truth.error_feedback",
     "checks.truth.rates_error_feedback",
     "checks.truth.rates_nonconvex",
-    "checks.truth.bound_rows",
-    "checks.exists",
-    "checks.truth.worst_case",
+    "checks.oracles.bound_rows",
+    "checks.oracles.exists",
+    "checks.oracles.worst_case",
 )
 ENTRY_POINT_GROUP = "dpcheck.plugins"
 

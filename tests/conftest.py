@@ -10,7 +10,7 @@ def _fresh_check_memos():
     instance oracles' reports).  A test that patches a provider or an oracle must not be
     answered from what an earlier test left there: each test starts with them empty
     (modules not imported yet have nothing to clear, and are not imported here)."""
-    for name in ("checks.truth.statements", "checks.papers.liang.instance"):
+    for name in ("checks.statements.driver", "checks.papers.liang.instance"):
         mod = sys.modules.get(name)
         if mod is not None:
             mod._MEMO.clear()

@@ -435,7 +435,7 @@ class Rate:
     """A utility or convergence claim: ``metric ≤ expr`` for ``algorithm`` (a mechanism
     instance whose fields are the algorithm's parameters) on every problem of the
     classes in ``problem_class``, under ``hypotheses``.  Checked by simulation on
-    problem families of the classes, with confidence intervals (``checks.truth.rates``).
+    problem families of the classes, with confidence intervals (``checks.truth.rates_quadratic``).
     ``form="O"``: an order of magnitude (the constant is reported, not decided).
     ``confidence``: a high-probability claim, ``metric ≤ expr`` with probability at least
     1 − ``confidence`` (the metric a random quantity of one run; checked on its

@@ -464,22 +464,24 @@ def exact_rdp_for(problem, algorithm, hp, T: int, alphas) -> dict[float, tuple] 
     configurations with clipping; the certified grid accountant for the projected 1-D
     gradient canary (either sampling: the canary is Bernoulli(b/n) at every step on inert
     data).  Values the accountant refuses are left out."""
-    from checks.truth import scenarios as sc
+    from checks.truth import accountant
+    from checks.truth import accountant_fft
+    from checks.truth import losses
     name = getattr(algorithm, "name", "")
     if problem.name != "gradient-canary" or not problem.canary_constant():
         return None
     if name == "dpsgd-gc" and hp.ball_radius is None:
-        s = sc.linear_canary(n=problem.n, b=hp.b, eta=hp.eta, C=hp.C, sigma_dp=hp.sigma_dp,
+        s = losses.linear_canary(n=problem.n, b=hp.b, eta=hp.eta, C=hp.C, sigma_dp=hp.sigma_dp,
                              T=max(int(T), 1))
 
         def fn(a):
-            return tuple(sc.linear_canary_exact(s, a))
-    elif name == "dpsgd-dc" and problem.d == 1 and 1 <= T <= sc.MAX_T_GRID:
-        s = sc.linear_canary(n=problem.n, b=hp.b, eta=hp.eta, C=hp.C, sigma_dp=hp.sigma_dp,
+            return tuple(accountant_fft.linear_canary_exact(s, a))
+    elif name == "dpsgd-dc" and problem.d == 1 and 1 <= T <= accountant_fft.MAX_T_GRID:
+        s = losses.linear_canary(n=problem.n, b=hp.b, eta=hp.eta, C=hp.C, sigma_dp=hp.sigma_dp,
                              T=int(T), D=2 * hp.ball_radius)
 
         def fn(a):
-            g = sc.certified_rdp(s, a)
+            g = accountant.certified_rdp(s, a)
             return (g.forward, g.backward)
     else:
         return None

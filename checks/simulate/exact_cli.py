@@ -18,7 +18,7 @@ For T = 1..T (a log-spaced subset when T is large) it computes
 * **exact last iterate**: D_α(θ_T(D') ‖ θ_T(D)) and the reverse, max of both orders,
   with a certified error (``exact_error``, printed as ±): the Gaussian mixture for the
   linear canary without projection, the log-domain accountant
-  (:func:`~checks.truth.scenarios.certified_curve`) on a bounded domain.  A row whose
+  (:func:`~checks.truth.accountant.certified_curve`) on a bounded domain.  A row whose
   error bound is too large is left blank and a one-line note on stderr says why (raise
   ``--grid``); an unprojected non-linear scenario, for which no certified value exists,
   is a one-line error (exit 2).
@@ -38,7 +38,8 @@ import sys
 import numpy as np
 
 from checks.truth.divergences import sgm_rdp
-from checks.truth.scenarios import SCENARIOS, last_iterate_curve, make
+from checks.truth.losses import SCENARIOS, make
+from checks.truth.accountant import last_iterate_curve
 
 EXIT_OK, EXIT_USAGE = 0, 2
 

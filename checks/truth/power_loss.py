@@ -1,7 +1,7 @@
 """The power-loss family: convex, non-negative, Hölder-smooth losses whose population risk is
 known exactly — the problems on which the generic rate provider
 (:mod:`checks.truth.rates_convex`) and the argument-stability oracle
-(:mod:`checks.truth.stability`) run SGD.
+(:mod:`checks.oracles.stability`) run SGD.
 
     l(w, z) = c ‖w − z‖^{1+ν}/(1+ν) + k,   w, z ∈ R^d,  ν ∈ [0, 1],  c > 0,  k ≥ 0.
 

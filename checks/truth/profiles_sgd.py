@@ -35,7 +35,7 @@ from checks.plugins import truth_provider
 from checks.truth.base import (NotMember, Support, Truth, TruthProvider, Unavailable,
                                all_classes, evaluate)
 from checks.truth.providers import gaussian_delta
-from checks.truth.stability import run_sgd
+from checks.oracles.stability import run_sgd
 from theory.classes import (BoundedDomain, Convex, Holder, LowerBounded, NonNegative,
                             OriginBounds)
 from theory.mechanisms import AveragedSGD

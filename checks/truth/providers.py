@@ -397,9 +397,9 @@ class NoisySGDProvider(TruthProvider):
     def truth(self, stmt, v, *, precise=False, enough=None, rel_tol=None):
         from checks.truth.divergences import (mixture_rdp_1d, mixture_vs_gaussian_int,
                                               sgm_rdp)
-        from checks.truth.scenarios import (CERT_REL_TOL, AccountantError, certified_rdp,
-                                            linear_canary, linear_canary_exact,
-                                            linear_canary_mixtures)
+        from checks.truth.accountant import CERT_REL_TOL, AccountantError, certified_rdp
+        from checks.truth.losses import linear_canary
+        from checks.truth.accountant_fft import linear_canary_exact, linear_canary_mixtures
         m = stmt.mechanism
         a = _order(stmt, v)
         n, b, T = batch_counts(m, v)

@@ -424,7 +424,7 @@ class PowerLossSGDProvider(TruthProvider):
 
     # ---- the check
     def check(self, stmt, *, budget: int, seed: int):
-        from checks.truth.statements import Outcome, Space, _seeded
+        from checks.statements import Outcome, Space, seeded as _seeded
         scale = max(0.25, budget / DEFAULT_BUDGET)
         runs = max(16, int(RUNS * min(scale, 8)))
         t_cap, cost_cap = T_CAP * scale, COST_CAP * scale

@@ -43,7 +43,7 @@ import numpy as np
 
 from checks.plugins import truth_provider
 from checks.truth.base import Support, Truth, TruthProvider, Unavailable, all_classes, evaluate
-from checks.truth.rates import check_points
+from checks.truth.rates_quadratic import check_points
 from theory.classes import BoundedGradient, GradNoise, InitialGap, LowerBounded, LSmooth
 from theory.mechanisms import ErrorFeedbackSGD
 from theory.metrics import AVERAGE_EXPECTED_GRAD_SQ, WEIGHTED_EXPECTED_GRAD_SQ
@@ -287,7 +287,7 @@ class ErrorFeedbackRateProvider(TruthProvider):
 
     def check(self, stmt, *, budget: int, seed: int):
         from checks.truth.base import evaluate_mp
-        from checks.truth.statements import Outcome, _seeded
+        from checks.statements import Outcome, seeded as _seeded
         pts = check_points(stmt, self, budget=budget, seed=seed, tag="ef-rate")
         rows, worst, violated, skipped, why = [], None, None, 0, ""
         mins: dict = {}

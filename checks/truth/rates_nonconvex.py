@@ -385,7 +385,7 @@ class MinGradNormRateProvider(TruthProvider):
             out[f"const:{k.name}"] = k
         # a parameter the hypotheses define (σ = c2√(T log(1/δ))/(Nε)) is reached through
         # its definition's symbols
-        from checks.truth.statements import Space
+        from checks.statements import Space
         defs = dict(Space(stmt).definitions)
         if defs:
             out = {k: sp.sympify(e).xreplace(defs) for k, e in out.items()}
@@ -481,7 +481,7 @@ class MinGradNormRateProvider(TruthProvider):
     def _points(self, stmt, space, *, budget: int, seed: int) -> list[dict]:
         """The provider's anchors realised on a seeded admissible draw (or on
         :meth:`_fallback`), then up to min(budget, 8) of the draws themselves."""
-        from checks.truth.statements import _seeded, realise
+        from checks.statements import seeded as _seeded, realise
         base = space.draw(np.random.default_rng(_seeded(seed, "min-grad-rate")), 32)
         bases = base[:1] + [self._fallback(space)]
         pts = []
@@ -504,7 +504,7 @@ class MinGradNormRateProvider(TruthProvider):
         return R, A
 
     def check(self, stmt, *, budget: int, seed: int):
-        from checks.truth.statements import Outcome, Space, _seeded
+        from checks.statements import Outcome, Space, seeded as _seeded
         space = Space(stmt)
         pts = self._points(stmt, space, budget=budget, seed=seed)
         ks = list(getattr(stmt, "constants", ()))

@@ -73,7 +73,7 @@ def assign(bd, scen: dict, sets: dict):
 
 
 def _implicit_holds(imp, v: dict) -> bool:
-    from checks.truth.statements import implicit_value
+    from checks.statements import implicit_value
     x = v.get(imp.var.name)
     top = implicit_value(imp, v)
     return x is not None and top is not None and x <= top
@@ -81,7 +81,7 @@ def _implicit_holds(imp, v: dict) -> bool:
 
 def bound_value(bd, values: dict, free: list[str]) -> float:
     from checks.truth.base import Unavailable, evaluate
-    from checks.truth.statements import _holds
+    from checks.statements.space import _holds
     grid = list(np.linspace(0.01, 0.99, 50)) + [0.999]
     best = math.nan
     for pt in (np.array(np.meshgrid(*[grid] * len(free))).reshape(len(free), -1).T

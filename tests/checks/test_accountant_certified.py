@@ -7,8 +7,9 @@ import numpy as np
 import pytest
 
 from checks.truth.divergences import sgm_rdp
-from checks.truth.scenarios import (AccountantError, certified_rdp, linear_canary,
-                                    linear_canary_exact, make)
+from checks.truth.accountant import AccountantError, certified_rdp
+from checks.truth.losses import linear_canary, make
+from checks.truth.accountant_fft import linear_canary_exact
 
 QS = (0.1, 0.01, 0.001)
 SIGMAS = (0.5, 0.8, 1.0, 2.0)
@@ -146,7 +147,7 @@ def test_bracket_contains_the_oracle_or_refuses(n, b, sd, D, T):
 
 
 def test_bracket_orders_and_shrinks_with_G():
-    from checks.truth.scenarios import certified_bracket
+    from checks.truth.accountant import certified_bracket
     n, b, sd, D = 20, 10, 0.2, 0.6
     s = make("linear-canary-dc", n=n, b=b, eta=0.1, C=1.0, sigma_dp=sd, D=D, T=2)
     truths = {t: _oracle(n, b, 0.1, 1.0, sd, D, t, 8.0) for t in (1, 2)}
@@ -165,7 +166,7 @@ def test_bracket_orders_and_shrinks_with_G():
 def test_lower_bound_is_the_partition_divergence_at_T1():
     # at T = 1 the mass brackets are exact up to round-off: the lower end is D_α of the
     # cell masses, below the truth, and within a hair of it on a fine grid
-    from checks.truth.scenarios import certified_bracket
+    from checks.truth.accountant import certified_bracket
     s = make("linear-canary-dc", n=100, b=10, eta=0.1, C=1.0, sigma_dp=1.0, D=0.6, T=1)
     fw, bw = _oracle(100, 10, 0.1, 1.0, 1.0, 0.6, 1, 8.0)
     (flo, fhi), (blo, bhi), rnd = certified_bracket(s, 8.0, [1], G=512)[1]
@@ -249,28 +250,28 @@ def test_unprojected_T50_against_independent_quadrature(q, sig):
 def test_remembered_laws_give_the_same_bracket_as_a_fresh_pass():
     # the mass brackets do not depend on α and are remembered per process: a replayed or
     # continued law must give exactly what a fresh pass gives, at every order
-    from checks.truth import scenarios as S
+    from checks.truth import accountant
     s = linear_canary(n=20, b=10, eta=0.1, C=1.0, sigma_dp=0.2, T=3, D=0.6)
-    S._LAW_MEMO.clear()
-    first = {a: S.certified_bracket(s, a, [1, 2], G=64) for a in (2.0, 8.0)}
-    assert len(S._LAW_MEMO) == 2                       # with and without the canary
-    longer = S.certified_bracket(s, 8.0, [3], G=64)    # continues the remembered pass
-    memo = S._LAW_MEMO.copy()
-    S._LAW_MEMO.clear()
-    S._LAW_MEMO_CELLS, cells = 0, S._LAW_MEMO_CELLS    # nothing kept: fresh passes
+    accountant._LAW_MEMO.clear()
+    first = {a: accountant.certified_bracket(s, a, [1, 2], G=64) for a in (2.0, 8.0)}
+    assert len(accountant._LAW_MEMO) == 2                       # with and without the canary
+    longer = accountant.certified_bracket(s, 8.0, [3], G=64)    # continues the remembered pass
+    memo = accountant._LAW_MEMO.copy()
+    accountant._LAW_MEMO.clear()
+    accountant._LAW_MEMO_CELLS, cells = 0, accountant._LAW_MEMO_CELLS    # nothing kept: fresh passes
     try:
         for a in (2.0, 8.0):
-            assert S.certified_bracket(s, a, [1, 2], G=64) == first[a]
-        assert S.certified_bracket(s, 8.0, [3], G=64) == longer
-        assert not S._LAW_MEMO
+            assert accountant.certified_bracket(s, a, [1, 2], G=64) == first[a]
+        assert accountant.certified_bracket(s, 8.0, [3], G=64) == longer
+        assert not accountant._LAW_MEMO
     finally:
-        S._LAW_MEMO_CELLS = cells
+        accountant._LAW_MEMO_CELLS = cells
     # a kept law whose pass was dropped (not among the most recent) goes on with a new one
-    S._LAW_MEMO.clear()
-    S.certified_bracket(s, 8.0, [1], G=64)
-    for m in S._LAW_MEMO.values():
+    accountant._LAW_MEMO.clear()
+    accountant.certified_bracket(s, 8.0, [1], G=64)
+    for m in accountant._LAW_MEMO.values():
         m.gen = None
-    assert S.certified_bracket(s, 8.0, [3], G=64) == longer
+    assert accountant.certified_bracket(s, 8.0, [3], G=64) == longer
     item = next(iter(memo.values())).items[0]
     with pytest.raises(ValueError):
         item[1][0] = 0.0                               # replayed arrays are read-only
@@ -301,7 +302,7 @@ def test_fast_logsumexp_is_scipys_bit_for_bit():
 
 
 def test_row_running_sums_are_numpys_cumsum_bit_for_bit():
-    from checks.truth.scenarios import _running_sums, _running_sums_from_end
+    from checks.truth.accountant import _running_sums, _running_sums_from_end
     rng = np.random.default_rng(3)
     for trial in range(200):
         n, G = int(rng.integers(0, 40)), int(rng.integers(1, 30))
@@ -324,7 +325,7 @@ def test_row_running_sums_are_numpys_cumsum_bit_for_bit():
 
 
 def test_log_S_in_place_is_the_formula_bit_for_bit():
-    from checks.truth.scenarios import _log_S
+    from checks.truth.accountant import _log_S
     rng = np.random.default_rng(4)
     for trial in range(100):
         x = rng.normal(scale=10 ** rng.uniform(-5, 3), size=(int(rng.integers(1, 30)),
@@ -340,7 +341,7 @@ def test_log_S_in_place_is_the_formula_bit_for_bit():
 
 
 def test_log_cells_on_shared_edges_equal_the_per_cell_form():
-    from checks.truth.scenarios import _log_cell, _log_cells_on_edges
+    from checks.truth.accountant import _log_cell, _log_cells_on_edges
     rng = np.random.default_rng(2)
     for trial in range(200):
         G = int(rng.integers(1, 40))
@@ -359,7 +360,7 @@ def test_log_cells_on_shared_edges_equal_the_per_cell_form():
 def test_assembled_kernel_equals_the_mgf_ratio_form():
     # _log_mgf_ratio evaluates the λ-only half on the two λ vectors; the reference is the
     # ratio on the selected λ matrix, as the bracket was derived
-    from checks.truth.scenarios import _assemble, _log_S, _widen
+    from checks.truth.accountant import _assemble, _log_S, _widen
 
     def _log_mgf_ratio(s, lam, h):
         return _log_S((s + lam) * (h / 2)) - _log_S(lam * (h / 2))

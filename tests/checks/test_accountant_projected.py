@@ -57,7 +57,8 @@ def projected_rdp(n, b, eta, C, sd, D, T, a, per=16):
 # ------------------------------------------------------------------------------ tests
 import pytest  # noqa: E402
 
-from checks.truth.scenarios import AccountantError, certified_rdp, last_iterate_rdp, make  # noqa: E402
+from checks.truth.accountant import AccountantError, certified_rdp, last_iterate_rdp
+from checks.truth.losses import make  # noqa: E402
 
 
 def test_oracle_matches_mpmath_at_T1_and_is_converged():

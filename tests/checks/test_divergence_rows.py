@@ -8,7 +8,7 @@ import pytest
 
 from checks import engine
 from checks.plugins import get_step_oracle
-from checks.truth import divergence_rows as DR
+from checks.oracles import divergence_rows as DR
 from theory import registry
 from theory.model import walk_steps
 
@@ -123,7 +123,7 @@ def test_typed_bound_rows():
     """Rows about the last iterate's privacy loss, judged as typed statements: the end of
     the induction (45) at the proof's values a_t = 0, θ_0 = θ'_0 fails like (41) itself; the
     omitted part-2 proof's row holds on the scenarios."""
-    from checks.truth.bound_rows import row_statement
+    from checks.oracles.bound_rows import row_statement
     loc, _ = _row("liang-aaai:thm-3.3", "eq-45.1")
     stmt, at = row_statement(loc)
     assert {s.name for s in at} == {"D_init", "sum_a2"} and stmt.form == "explicit"

@@ -12,7 +12,7 @@ import sympy as sp
 
 from checks.truth.rates_error_feedback import (ErrorFeedbackRateProvider, Scenario,
                                                exact_weighted_at_two_steps, simulate)
-from checks.truth.statements import check_statement
+from checks.statements import check_statement
 from checks.verdict import StatementVerdict  # noqa: F401
 from theory.classes import BoundedGradient, GradNoise, InitialGap, LowerBounded, LSmooth
 from theory.mechanisms import ErrorFeedbackSGD, NoisySGD

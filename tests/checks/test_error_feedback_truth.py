@@ -15,7 +15,7 @@ from checks.truth.base import NotMember
 from checks.truth.error_feedback import (ErrorFeedbackSGDProvider, _pld, halfline_profile,
                                          halfline_profile_mp, released_sum_law)
 from checks.truth.providers import gaussian_delta
-from checks.truth.statements import check_statement
+from checks.statements import check_statement
 from theory.classes import BoundedGradient, GradNoise, LowerBounded
 from theory.mechanisms import ErrorFeedbackSGD
 from theory.metrics import WEIGHTED_EXPECTED_GRAD_SQ

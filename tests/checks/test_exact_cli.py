@@ -6,7 +6,8 @@ import pytest
 
 from checks.truth.divergences import sgm_rdp
 from checks.simulate.exact_cli import main
-from checks.truth.scenarios import linear_canary, linear_canary_exact
+from checks.truth.losses import linear_canary
+from checks.truth.accountant_fft import linear_canary_exact
 
 
 def test_linear_canary_outputs_json_csv_png(tmp_path, capsys):
@@ -68,7 +69,7 @@ def test_linear_canary_curve_matches_exact_series_to_printed_error(alpha, T, cap
     # quadrature) at every T, the remove order at T = 1 against the SGM quadrature
     # (sgm_rdp: independent code; an mpmath quadrature of the mixtures takes ~1 min a row)
     from checks.truth.divergences import mixture_vs_gaussian_int
-    from checks.truth.scenarios import linear_canary_mixtures
+    from checks.truth.accountant_fft import linear_canary_mixtures
     assert main(["--scenario", "linear-canary", "--alpha", str(alpha), "--T", str(T),
                  "--n", "100", "--b", "10", "--sigma-dp", "0.1", "--format", "json"]) == 0
     out = json.loads(capsys.readouterr().out)

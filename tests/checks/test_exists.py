@@ -6,7 +6,7 @@ from __future__ import annotations
 import sympy as sp
 
 from checks import engine, plugins
-from checks.exists import certify_none
+from checks.oracles.exists import certify_none
 from checks.verdict import Verdict
 from theory.model import Result, Step, StepKind, asm, walk_steps
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 import sympy as sp
 
-from checks.truth import statements as S
+from checks.statements import bounds as S
 from checks.truth.base import Unavailable
 from checks.truth.providers import NoisySGDProvider, _binary_rdp_lower
 from theory.classes import LSmooth

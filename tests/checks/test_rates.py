@@ -1,4 +1,4 @@
-"""checks.truth.rates: Rate statements checked by simulation on quadratic families."""
+"""checks.truth.rates_quadratic: Rate statements checked by simulation on quadratic families."""
 from __future__ import annotations
 
 import math
@@ -6,8 +6,8 @@ import math
 import pytest
 import sympy as sp
 
-from checks.truth import rates as R
-from checks.truth.statements import check_result_statements, check_statement
+from checks.truth import rates_quadratic as R
+from checks.statements import check_result_statements, check_statement
 from checks.verdict import StatementVerdict
 from theory import registry
 from theory.classes import Holder, LSmooth, StronglyConvex

@@ -15,7 +15,7 @@ import sympy as sp
 from checks.truth.power_loss import PowerLoss, family_for
 from checks.truth.rates_convex import (PowerLossSGDProvider, excess_floor, quantile_interval,
                                        simulate)
-from checks.truth.statements import check_statement
+from checks.statements import check_statement
 from theory.classes import BoundedDomain, Convex, Holder, MinimiserNorm, NonNegative
 from theory.mechanisms import AveragedSGD
 from theory.metrics import EXCESS_RISK

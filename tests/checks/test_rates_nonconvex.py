@@ -9,7 +9,7 @@ import pytest
 import sympy as sp
 
 import checks.truth.rates_nonconvex as rn
-from checks.truth import statements as ts
+from checks import statements as ts
 from theory.classes import AffineGradNoise, GeneralizedSmooth, InitialGap, LowerBounded
 from theory.mechanisms import NoisySGD, NormalizedSGD
 from theory.metrics import EXPECTED_MIN_GRAD_NORM, MIN_EXPECTED_GRAD_NORM

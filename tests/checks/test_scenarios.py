@@ -1,4 +1,4 @@
-"""Tests of checks.truth.scenarios: the grid accountant against closed forms, refinement,
+"""Tests of checks.truth.losses: the grid accountant against closed forms, refinement,
 projection, assumptions of the named scenarios."""
 import math
 
@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 
 from checks.truth.divergences import sgm_rdp
-from checks.truth.scenarios import (SCENARIOS, AccountantError, certified_rdp, domain_interval,
-                                    evolve, fft_rdp,
-                                    last_iterate_rdp, linear_canary, linear_canary_exact, make)
+from checks.truth.losses import SCENARIOS, domain_interval, linear_canary, make
+from checks.truth.accountant import AccountantError, certified_rdp, last_iterate_rdp
+from checks.truth.accountant_fft import evolve, fft_rdp, linear_canary_exact
 
 
 def test_linear_canary_T1_closed_form_is_the_sgm():

@@ -1,5 +1,5 @@
 """Cross-checks of the simulator and the audit against the exact grid accountant
-(``checks.truth.scenarios``, helper D): on 1-D linear-canary scenarios the simulated θ_T follows
+(``checks.truth.losses``, helper D): on 1-D linear-canary scenarios the simulated θ_T follows
 the grid law (chi-square goodness of fit), and the audit's 95% lower bound on ε never
 exceeds the ε(δ) implied by the exact last-iterate laws (hockey-stick divergence of the
 grid laws, and the RDP → DP conversion of the exact Rényi divergences)."""
@@ -12,7 +12,9 @@ import numpy as np
 import pytest
 from scipy import optimize, stats
 
-scenarios = pytest.importorskip("checks.truth.scenarios")
+from checks.truth import accountant
+from checks.truth import accountant_fft
+from checks.truth import losses
 
 from checks.simulate.audit import audit_final_iterate  # noqa: E402
 from checks.simulate import Hyper, make_algorithm, make_problem, simulate_pair  # noqa: E402
@@ -41,7 +43,7 @@ def _simulate(case):
     algo = make_algorithm("dpsgd-dc" if c["D"] else "dpsgd-gc")
     r_in, r_out = simulate_pair(p, algo, hp, runs=RUNS, T=c["T"], seed=17, device=DEVICE,
                                 dtype="float64")
-    s = scenarios.linear_canary(**c)
+    s = losses.linear_canary(**c)
     return p, r_in.final[:, 0].numpy(), r_out.final[:, 0].numpy(), s
 
 
@@ -82,14 +84,14 @@ def _binned(law, samples, n_bins=40):
 def test_simulated_histogram_matches_grid_density(case):
     _, th_in, th_out, s = _simulate(case)
     for with_canary, th in ((True, th_in), (False, th_out)):
-        law = scenarios.evolve(s, with_canary, G=1024)
+        law = accountant_fft.evolve(s, with_canary, G=1024)
         obs, exp = _binned(law, th)
         exp = exp * obs.sum() / exp.sum()
         assert len(obs) >= 10
         p = stats.chisquare(obs, exp).pvalue
         assert p > 1e-3, f"{case} with_canary={with_canary}: chi-square p = {p:.2g}"
     # power: the runs with the canary do not fit the law without it
-    obs, exp = _binned(scenarios.evolve(s, False, G=1024), th_in)
+    obs, exp = _binned(accountant_fft.evolve(s, False, G=1024), th_in)
     assert stats.chisquare(obs, exp * obs.sum() / exp.sum()).pvalue < 1e-6
 
 
@@ -116,15 +118,15 @@ def _hockey_eps(P, Q, delta):
 def test_audit_lower_bound_below_exact_epsilon(case):
     prob, th_in, th_out, s = _simulate(case)
     delta = 1e-3
-    P = scenarios.evolve(s, True, G=2048)
-    Q = scenarios.evolve(s, False, G=2048)
+    P = accountant_fft.evolve(s, True, G=2048)
+    Q = accountant_fft.evolve(s, False, G=2048)
     eps_grid = _hockey_eps(P, Q, delta)
     # RDP -> DP (Lemma 2.4 form, sound): min over α of D_α + error + log(1/δ)/(α−1)
     eps_rdp = math.inf
     for a in (1.5, 2.0, 3.0, 5.0, 8.0):
         # G = 256: the certified bracket is already within 0.001 of the value here (and
         # sound at any G); G = 1024 cost ~25 s an order for a 3rd-digit gain
-        g = scenarios.last_iterate_rdp(s, a, G=256)
+        g = accountant.last_iterate_rdp(s, a, G=256)
         err = 0.0 if math.isnan(g.error) else g.error
         eps_rdp = min(eps_rdp, g.max + err + math.log(1 / delta) / (a - 1))
     assert eps_grid <= eps_rdp + 1e-9

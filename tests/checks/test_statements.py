@@ -1,4 +1,4 @@
-"""checks.truth.statements: typed Bound statements against exact truth, both orders.
+"""checks.statements: typed Bound statements against exact truth, both orders.
 
 Bounds are built here (independent of the paper encodings); two tests also run registered
 Liang results."""
@@ -9,8 +9,8 @@ import sympy as sp
 
 from checks.truth.divergences import sgm_rdp
 from checks.truth.providers import gaussian_delta
-from checks.truth.statements import (check_result_statements, check_statement, o_form_check,
-                                     search_bound, supporting)
+from checks.statements import check_result_statements, check_statement, supporting
+from checks.statements.bounds import o_form_check, search_bound
 from checks.verdict import StatementVerdict
 from theory.classes import Convex, LSmooth, StronglyConvex
 from theory.mechanisms import GaussianMechanism, NoisySGD, SampledGaussian
@@ -181,7 +181,7 @@ def test_a_restated_statement_is_checked_once_and_keeps_its_own_label():
     the second copy is the first's outcome under its own label, and no caller can change
     what the next one gets."""
     from dataclasses import replace
-    from checks.truth import statements as ts
+    from checks.statements import driver as ts
     bd = _sgm(alpha * q**2 / (100 * sigma**2), asm(q <= sp.Rational(1, 5)))
     again = replace(bd, label="restated", note="the appendix's copy", hypotheses=tuple(
         replace(h, where="App. Z") for h in bd.hypotheses))

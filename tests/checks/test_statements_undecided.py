@@ -6,7 +6,7 @@ import sympy as sp
 
 from checks.truth.base import Truth
 from checks.truth.providers import GaussianProvider, SampledGaussianProvider
-from checks.truth.statements import check_statement
+from checks.statements import check_statement
 from theory.mechanisms import GaussianMechanism, SampledGaussian
 from theory.model import Bound, asm
 
@@ -109,7 +109,7 @@ def test_an_o_form_path_ignores_truths_not_resolved_to_one_digit():
     the projected grid accountant at 1e-9 (error 4e-10, value not covering the 1/n² scaling
     of its neighbours) read truth/expr = 937 at n = 5000 on the AAAI Theorem 3.4 part (ii)
     path n → ∞, where the resolved points give 0.496 → 0.431."""
-    from checks.truth.statements import check_result_statements
+    from checks.statements import check_result_statements
     from theory import registry
 
     _, outs = check_result_statements(registry.get("liang-aaai:thm-3.4"), budget=2000, seed=0)
@@ -124,7 +124,8 @@ def test_profile_truths_are_remembered_per_epsilon_and_delta():
     also depends on the ε where it is evaluated (and a provider may spend effort by the
     claimed δ): two profile statements of one mechanism at ε and 2ε, or with different δ,
     must not share a remembered truth at the same point."""
-    from checks.truth.statements import Space, _Evaluator, _truth_key
+    from checks.statements import Space
+    from checks.statements.evaluator import Evaluator, _truth_key
     eps = sp.Symbol("epsilon", positive=True)
     mech = GaussianMechanism(1, sigma)
     prov = GaussianProvider()
@@ -132,8 +133,8 @@ def test_profile_truths_are_remembered_per_epsilon_and_delta():
     b = Bound("b", 2 * eps, mechanism=mech, delta=sp.Rational(1, 2), profile=True)
     c = Bound("c", eps, mechanism=mech, delta=sp.Rational(1, 3), profile=True)
     pt = {"sigma": 1.3, "epsilon": 0.4}
-    ta = _Evaluator(a, prov, Space(a)).truth(dict(pt))
-    tb = _Evaluator(b, prov, Space(b)).truth(dict(pt))
+    ta = Evaluator(a, prov, Space(a)).truth(dict(pt))
+    tb = Evaluator(b, prov, Space(b)).truth(dict(pt))
     assert ta.forward == prov.truth(a, pt).forward
     assert tb.forward == prov.truth(b, pt).forward < ta.forward
     assert len({_truth_key(s, prov) for s in (a, b, c)}) == 3
@@ -146,9 +147,10 @@ def test_a_precise_truth_is_computed_once_per_scenario(monkeypatch):
     """Confirming a violation asks the provider's precise truth; two statements of one
     mechanism violated at one scenario (a theorem and its appendix restatement) confirm
     with one computation, and a different ε is not served from it."""
-    from checks.truth import statements
-    from checks.truth.statements import Space, _Evaluator
-    monkeypatch.setattr(statements, "_TRUTH_CACHE", {})
+    from checks.statements import Space
+    from checks.statements import evaluator
+    from checks.statements.evaluator import Evaluator
+    monkeypatch.setattr(evaluator, "_TRUTH_CACHE", {})
     eps = sp.Symbol("epsilon", positive=True)
     mech = GaussianMechanism(1, sigma)
     prov = GaussianProvider()
@@ -163,8 +165,8 @@ def test_a_precise_truth_is_computed_once_per_scenario(monkeypatch):
     a2 = Bound("a2", eps, mechanism=mech, delta=sp.Rational(1, 2), profile=True)
     b = Bound("b", 2 * eps, mechanism=mech, delta=sp.Rational(1, 2), profile=True)
     pt = {"sigma": 1.3, "epsilon": 0.4}
-    t1 = _Evaluator(a, prov, Space(a)).precise_truth(dict(pt))
-    t2 = _Evaluator(a2, prov, Space(a2)).precise_truth(dict(pt))
+    t1 = Evaluator(a, prov, Space(a)).precise_truth(dict(pt))
+    t2 = Evaluator(a2, prov, Space(a2)).precise_truth(dict(pt))
     assert t1 is t2 and calls == [True]
-    t3 = _Evaluator(b, prov, Space(b)).precise_truth(dict(pt))
+    t3 = Evaluator(b, prov, Space(b)).precise_truth(dict(pt))
     assert calls == [True, True] and t3.forward < t1.forward

@@ -8,11 +8,13 @@ import math
 import pytest
 import sympy as sp
 
-from checks.truth import statements as ts
+from checks.statements import Space
+from checks.statements import evaluator as ts
 from checks.truth.base import Truth, TruthProvider, Unavailable
 from checks.truth.divergences import sgm_rdp
 from checks.truth.providers import NoisySGDProvider, _composed_upper
-from checks.truth.scenarios import AccountantError, certified_rdp, linear_canary
+from checks.truth.accountant import AccountantError, certified_rdp
+from checks.truth.losses import linear_canary
 from theory.mechanisms import NoisySGD, SampledGaussian
 from theory.model import Bound, asm
 
@@ -116,7 +118,7 @@ def test_a_remembered_coarse_truth_serves_only_the_calls_it_decides():
                hypotheses=(asm(a > 1), asm(q <= 1)))
     prov = _Counting()
     ts._TRUTH_CACHE.clear()
-    ev = ts._Evaluator(st, prov, ts.Space(st), decide=True)
+    ev = ts.Evaluator(st, prov, Space(st), decide=True)
     v = dict(q=0.1, sigma=1.0, alpha=2.0)
     assert ev.truth(v, 1.0).upper == 0.5 and prov.calls == [1.0]
     ev.truth(v, 0.6)                                   # decided by the remembered bracket
@@ -163,7 +165,7 @@ def test_a_provider_without_the_hint_is_never_given_it():
 
     prov = _Plain()
     ts._TRUTH_CACHE.clear()
-    ev = ts._Evaluator(st, prov, ts.Space(st), decide=True)
+    ev = ts.Evaluator(st, prov, Space(st), decide=True)
     got = ev.at(dict(q=0.1, sigma=1.0, alpha=2.0))
     assert got is not None and math.isclose(got[2], (0.2 - 0.001) / 2.0)
     ts._TRUTH_CACHE.clear()

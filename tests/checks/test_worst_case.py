@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-from checks.truth.worst_case import worst_case_oracle
+from checks.oracles.worst_case import worst_case_oracle
 from checks.verdict import Verdict
 from theory.model import Result, Step, StepKind, asm, walk_steps
 

@@ -131,7 +131,7 @@ def test_a_search_does_not_depend_on_what_ran_before_in_the_process():
     fn = get_step_oracle(loc.step.oracle)
     before = fn(loc, budget=2000, seed=0)
     for mod in ("checks.simulate.audit", "checks.report", "checks.mutate", "checks.cli",
-                "checks.truth.scenarios", "checks.simulate.exact_cli"):
+                "checks.truth.losses", "checks.simulate.exact_cli"):
         importlib.import_module(mod)         # new modules, new literals for Hypothesis
     engine.check_result(registry.get("liang-icml:lem-3.2"))
     after = fn(loc, budget=2000, seed=0)

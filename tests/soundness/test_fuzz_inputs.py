@@ -143,11 +143,11 @@ INTS = st.one_of(st.integers(-5, 0), st.integers(10**9, 10**18))
        sigma=st.one_of(BAD_POS, st.floats(0.1, 5)), T=st.one_of(INTS, st.integers(1, 50)),
        D=st.one_of(st.none(), BAD_POS, st.floats(0.1, 10)))
 def test_scenario_constructors(name, n, b, eta, C, sigma, T, D):
-    from checks.truth import scenarios
+    from checks.truth import losses
     kw = dict(n=n, b=b, eta=eta, C=C, sigma_dp=sigma, T=T)
     if D is not None:
         kw["D"] = D
-    outcome(scenarios.make, name, **kw,
+    outcome(losses.make, name, **kw,
             names=("scenario", "n", "b", "eta", "C", "sigma_dp", "T", "D", "domain",
                    "groups"))
 
@@ -157,10 +157,10 @@ def test_scenario_constructors(name, n, b, eta, C, sigma, T, D):
 @given(alpha=st.one_of(BAD_ALPHA, GOOD_ALPHA), T=st.one_of(INTS, st.integers(1, 20)),
        G=st.one_of(st.integers(-3, 1), st.integers(10**9, 10**12), st.integers(64, 256)))
 def test_exact_accountants(alpha, T, G):
-    from checks.truth import scenarios
-    s = scenarios.make("linear-canary", n=50, b=5, T=5)
-    outcome(scenarios.linear_canary_exact, s, alpha, T, names=("alpha", "T"))
-    outcome(scenarios.last_iterate_rdp, s, alpha, G=G, T=T, names=("alpha", "T", "G"))
+    from checks.truth import accountant, accountant_fft, losses
+    s = losses.make("linear-canary", n=50, b=5, T=5)
+    outcome(accountant_fft.linear_canary_exact, s, alpha, T, names=("alpha", "T"))
+    outcome(accountant.last_iterate_rdp, s, alpha, G=G, T=T, names=("alpha", "T", "G"))
 
 
 # ----------------------------------------------------------------------------- simulator

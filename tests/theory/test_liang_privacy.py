@@ -158,7 +158,7 @@ engine = pytest.importorskip("checks.engine")
 @pytest.fixture(scope="module")
 def reports():
     """Step/link/units rows of every privacy result.  The statement checks (scenario
-    searches of checks.truth.statements, tested in tests/checks) are switched off here: these
+    searches of checks.statements, tested in tests/checks) are switched off here: these
     tests are about the encoded steps, and must stay fast."""
     from checks.verdict import StatementReport
 

@@ -14,7 +14,7 @@ import pytest
 
 from checks.truth.base import evaluate_mp
 from checks.truth.error_feedback import ErrorFeedbackSGDProvider
-from checks.truth.statements import Space, check_result_statements
+from checks.statements import Space, check_result_statements
 from checks.verdict import StatementVerdict
 from theory.classes import BoundedGradient, GradNoise
 from theory.papers import dice

@@ -13,7 +13,7 @@ import mpmath
 import pytest
 
 from checks.truth.rates_error_feedback import Scenario, exact_weighted_at_two_steps
-from checks.truth.statements import Space, check_result_statements
+from checks.statements import Space, check_result_statements
 from checks.verdict import StatementVerdict
 from theory.papers import dice
 from theory.papers.dice import sec3

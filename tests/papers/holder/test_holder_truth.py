@@ -12,7 +12,7 @@ import pytest
 
 from checks import engine
 from checks.plugins import get_step_oracle
-from checks.truth.statements import check_result_statements
+from checks.statements import check_result_statements
 from checks.verdict import StatementVerdict, Verdict
 from theory.model import Chain, StepKind, walk_steps
 

@@ -7,7 +7,7 @@ import math
 import pytest
 
 import checks.truth.rates_nonconvex as rn
-from checks.truth import statements as ts
+from checks import statements as ts
 from theory.mechanisms import NoisySGD, NormalizedSGD
 from theory.metrics import EXPECTED_MIN_GRAD_NORM
 from theory.papers.nsgd import sec3

@@ -221,7 +221,7 @@ OTHER_ORDER_NOTE = (
     "D_α ≥ α log q/(α−1) + α‖u‖²/(2s²): the left-hand side here. The step claims this "
     "lower bound stays below the printed bound; a counterexample is a genuine violation "
     "of the statement (confirmed by hand at α = 128, b = 1, n = 10⁴, C = σ_DP = 1, "
-    "β → 1: lower bound ≈ 54.7 > 0.0256; checks.truth.statements finds the same number "
+    "β → 1: lower bound ≈ 54.7 > 0.0256; checks.statements finds the same number "
     "from the exact SGM divergence).")
 
 

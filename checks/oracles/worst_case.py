@@ -307,8 +307,8 @@ def _fmt_law(coords, pts, probs) -> str:
              "bounded support and linear moment constraints")
 def worst_case_oracle(loc: Located, *, budget: int, seed: int) -> StepReport:
     """The exact worst case over finitely supported laws (an LP) at admissible parameters."""
-    from checks.exists import _edges
-    from checks.truth.statements import Space
+    from checks.oracles.exists import _edges
+    from checks.statements import Space
 
     t0 = time.perf_counter()
     st = loc.step

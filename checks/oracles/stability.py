@@ -142,7 +142,7 @@ class _Roles:
 
 
 def _space(loc: Located):
-    from checks.truth.statements import Space
+    from checks.statements import Space
     hyps = tuple(h for h in loc.hypotheses if not h.is_predicate)
     return Space(SimpleNamespace(hypotheses=hyps, free_symbols=loc.step.free_symbols))
 

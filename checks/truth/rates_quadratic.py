@@ -214,7 +214,7 @@ class QuadraticSGDProvider(TruthProvider):
                      f"quadratic H = diag({s.mu:g} … {s.L:g}) in R^{s.k}, Gaussian gradient noise")
 
     def check(self, stmt, *, budget: int, seed: int):
-        from checks.truth.statements import Outcome, _seeded
+        from checks.statements import Outcome, seeded as _seeded
         pts = check_points(stmt, self, budget=budget, seed=seed, tag="rate")
         rows, worst, violated, skipped = [], None, None, 0
         for i, v in enumerate(pts):
@@ -253,7 +253,7 @@ class QuadraticSGDProvider(TruthProvider):
 def check_points(stmt, prov, *, budget: int, seed: int, tag: str) -> list[dict]:
     """The admissible points a Rate check simulates: the provider's anchors realised on a
     seeded base draw, then up to min(budget, 8) of the draws themselves."""
-    from checks.truth.statements import Space, _seeded, realise
+    from checks.statements import Space, seeded as _seeded, realise
     space = Space(stmt)
     base = space.draw(np.random.default_rng(_seeded(seed, tag)), 32)
     pts = []

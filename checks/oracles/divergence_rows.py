@@ -643,7 +643,7 @@ class Values:
 # --------------------------------------------------------------------------------------
 # the search
 def _space(loc: Located, spec: RowSpec):
-    from checks.truth.statements import Space
+    from checks.statements import Space
     syms = set()
     for e in spec.params.values():
         syms |= e.free_symbols
@@ -692,7 +692,7 @@ def _search_points(space, budget: int, seed: int, consider) -> int:
     from hypothesis import HealthCheck, Phase, assume, given, settings, target
     from hypothesis import seed as hseed
 
-    from checks.truth.statements import point_strategy
+    from checks.statements.search import point_strategy
     names = {d.sym.name for d in space.doms}
     count = 0
     for a in ANCHORS:

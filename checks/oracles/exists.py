@@ -196,7 +196,7 @@ def _edges(space, v: dict, names) -> list[dict]:
              "rhs' (rhs typically Min of several slacks)")
 def exists_oracle(loc: Located, *, budget: int, seed: int) -> StepReport:
     """For every admissible parameter point, is there a witness var in (lower, upper)?"""
-    from checks.truth.statements import Space
+    from checks.statements import Space
 
     t0 = time.perf_counter()
     st = loc.step

@@ -14,7 +14,7 @@ of a part whose proof is omitted.  Such a row names this oracle with
 * ``constant`` (optional) — the symbol of an O(·) constant: the row is then an O-form.
 
 The row becomes a typed statement with its own right side and is checked by the statement
-machinery (:mod:`checks.truth.statements`): exact truths of the registered providers, both
+machinery (:mod:`checks.statements`): exact truths of the registered providers, both
 orders of the adjacent pair, a violation confirmed at 50 digits.  VIOLATED → REFUTED with
 the witness; holds on scenarios → SUPPORTED with the tightest ratio; NOT-TESTED →
 UNCHECKED with the provider's reason.
@@ -109,7 +109,8 @@ def row_statement(loc: Located):
              "statement by the registered truth providers")
 def typed_bound(loc: Located, *, budget: int, seed: int) -> StepReport:
     """A row about the mechanism's privacy loss, checked as a typed statement."""
-    from checks.truth import statements as ts
+    from checks import statements
+    from checks.statements import driver
     if budget < 1:
         raise ValueError(f"budget must be >= 1, got {budget}")
     t0 = time.perf_counter()
@@ -117,7 +118,7 @@ def typed_bound(loc: Located, *, budget: int, seed: int) -> StepReport:
     stmt, at = row_statement(loc)
     # seeded by content, not by the row's id: a row restated elsewhere (the other version
     # of the paper) is the same check, remembered by check_statement
-    out = ts.check_statement(stmt, budget=budget, seed=ts._seeded(seed, ts.content_key(stmt)))
+    out = statements.check_statement(stmt, budget=budget, seed=statements.seeded(seed, driver.content_key(stmt)))
     where = ", ".join(f"{k} = {v}" for k, v in at.items())
     pre = (f"the row at the proof's values ({where}) as a typed statement: " if where
            else "the row as a typed statement: ")

@@ -1,0 +1,17 @@
+"""What the check of one typed statement found (DESIGN.md, *Statement checks*)."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass
+class Outcome:
+    label: str
+    violated: bool = False
+    ratio: float | None = None
+    witness: dict | None = None
+    detail: str = ""
+    tested: bool = True
+    samples: int = 0
+    paths: dict = field(default_factory=dict)
+
