@@ -40,7 +40,9 @@ class Support:
 
 @dataclass
 class Truth:
-    """The truth at one point, both orders, with a certified absolute error."""
+    """The truth at one point, both orders, with a certified absolute error: ``error`` for
+    both, or one per order (``forward_error``, ``backward_error``; ``error`` is then their
+    larger) where the two orders are certified to different precision."""
 
     forward: float
     backward: float
@@ -48,6 +50,21 @@ class Truth:
     method: str = ""
     scenario: str = ""
     extra: dict = field(default_factory=dict)
+    forward_error: float | None = None
+    backward_error: float | None = None
+
+    def __post_init__(self):
+        if self.forward_error is not None or self.backward_error is not None:
+            fe = self.error if self.forward_error is None else self.forward_error
+            be = self.error if self.backward_error is None else self.backward_error
+            self.forward_error, self.backward_error = fe, be
+            self.error = max(fe, be)
+
+    def errors(self) -> tuple[float, float]:
+        """(error of the forward order, error of the backward order)."""
+        if self.forward_error is None:
+            return self.error, self.error
+        return self.forward_error, self.backward_error
 
     @property
     def max(self) -> float:
@@ -55,15 +72,24 @@ class Truth:
 
     @property
     def lower(self) -> float:
-        return self.max - self.error
+        """A certified lower bound of the larger order's value."""
+        fe, be = self.errors()
+        if fe == be:
+            return self.max - fe
+        return max(self.forward - fe, self.backward - be)
 
     @property
     def upper(self) -> float:
-        return self.max + self.error
+        """A certified upper bound of the larger order's value."""
+        fe, be = self.errors()
+        if fe == be:
+            return self.max + fe
+        return max(self.forward + fe, self.backward + be)
 
     def orders_above(self, bound: float) -> list[str]:
-        return [nm for nm, v in (("add", self.forward), ("remove", self.backward))
-                if v - self.error > bound]
+        fe, be = self.errors()
+        return [nm for nm, v, e in (("add", self.forward, fe), ("remove", self.backward, be))
+                if v - e > bound]
 
 
 class Unavailable(Exception):
