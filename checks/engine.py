@@ -61,7 +61,7 @@ from checks import DEFAULT_BUDGET, DEFAULT_SEED  # re-exported (engine.DEFAULT_B
 from checks.plugins import get_step_oracle
 from checks.verdict import (ResultReport, StatementReport, StatementVerdict, StepReport,
                             Verdict)
-from theory.model import (CaseSplit, Chain, Located, Rel, Result, Step, StepKind,
+from theory.model import (CaseSplit, Chain, Located, Rel, Result, Step, StepKind, Tag,
                           in_force, walk_steps)
 
 
@@ -273,7 +273,7 @@ def _class_implied(h) -> bool:
     """An implied relation between state quantities (from a typed class): the prover and
     the fallback search leave these out; a witness must then be realised by an instance,
     which satisfies them by construction."""
-    return bool(h.implied) and h.where.startswith("implied by ")
+    return h.tag is Tag.CLASS
 
 
 #: further searches (new seeds) when a witness is not realised by any instance
@@ -470,12 +470,12 @@ def check_units(result: Result) -> StepReport | None:
         # UNCHECKED says "we cannot vouch for this as stated"; the detail names it.
         return StepReport(rid, None, "UNITS", Verdict.UNCHECKED, "units",
                           detail=f"DIMENSION MISMATCH ({len(mism)}): " + " | ".join(
-                              f"{f.where}: {f.message}" for f in mism[:3]),
+                              map(_finding, mism[:3])),
                           samples=n, seconds=time.perf_counter() - t0,
                           where={"at": mism[0].where})
     if unknown:
         return StepReport(rid, None, "UNITS", Verdict.UNCHECKED, "units",
-                          detail="; ".join(f"{f.where}: {f.message}" for f in unknown[:3]),
+                          detail="; ".join(map(_finding, unknown[:3])),
                           samples=n, seconds=time.perf_counter() - t0)
     return StepReport(rid, None, "UNITS", Verdict.PROVED, "units",
                       detail=f"{n} relations dimensionally consistent", samples=n,
@@ -484,6 +484,11 @@ def check_units(result: Result) -> StepReport | None:
 
 # --------------------------------------------------------------------------------------
 # planning
+def _finding(f) -> str:
+    """A dimension finding as a detail shows it: where, then what."""
+    return f"{f.where}: {f.message}"
+
+
 def _fp(*objs) -> Callable[[], str]:
     return lambda: _cache.fingerprint(objs)
 
@@ -911,14 +916,12 @@ def cost_estimate(result: Result) -> int:
 
 def _truth_keys(result: Result) -> set[str]:
     """What a result's typed statements ask the truth providers about: the kind of each
-    (a bound's and a rate's truths differ) with its mechanism (or algorithm) — the
+    (a bound's and a rate's truths differ) with its mechanism — the
     providers' truths are remembered per process by it, and a proof row typed as a
     statement (``like=``) speaks about the same mechanism."""
     out = set()
     for st in (*result.bounds, *result.rates):
-        m = getattr(st, "mechanism", None) or getattr(st, "algorithm", None)
-        if m is not None:
-            out.add(type(st).__name__ + ":" + _cache.fingerprint(m))
+        out.add(type(st).__name__ + ":" + _cache.fingerprint(st.mechanism))
     return out
 
 

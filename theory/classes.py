@@ -351,7 +351,7 @@ def implied_hypotheses(assumptions, roles, present=None, orders=(), kinds=None) 
     it involves is in play (the class parameters need not be).  None: no filter.
     ``kinds``: which of :data:`IMPLIED_KINDS` to grant (None: all)."""
     kinds = set(IMPLIED_KINDS if kinds is None else kinds)
-    from theory.model import Assumption, thaw_roles
+    from theory.model import Assumption, Tag, thaw_roles
     roles = thaw_roles(roles or {})
     classes = classes_in(assumptions)
     have = {_text(a.expr) for a in assumptions or () if getattr(a, "expr", None) is not None}
@@ -372,27 +372,27 @@ def implied_hypotheses(assumptions, roles, present=None, orders=(), kinds=None) 
         role_syms |= e.free_symbols
     out: list = []
 
-    def add(rel, source):
+    def add(rel, source, tag=Tag.ROLE):
         rel = sp.sympify(rel)
         if rel in (sp.true, True) or _text(rel) in have:
             return
         if present is not None and not ((rel.free_symbols & role_syms) <= set(present)):
             return
         have.add(_text(rel))
-        out.append(Assumption(name=_text(rel), expr=rel, where=source, implied=True))
+        out.append(Assumption(name=_text(rel), expr=rel, where=source, tag=tag))
 
     smooth = [c for c in classes if isinstance(c, LSmooth)]
     convex = any(isinstance(c, (Convex, StronglyConvex)) for c in classes)
     for st in states:
         for c in (classes if "class" in kinds else ()):
             for rel, source in c.implied(st):
-                add(rel, f"implied by {c.name}: {source}")
+                add(rel, f"implied by {c.name}: {source}", Tag.CLASS)
         if "class" in kinds and convex and _have(st, "gap", "grad_norm", "dist"):
             for c in smooth:     # interpolation of smooth convex functions at (θ, θ*)
                 add(sp.Le(st["gap"], st["grad_norm"] * st["dist"]
                           - st["grad_norm"] ** 2 / (2 * c.L)),
                     "implied by LSmooth + convexity: f* ≥ f(θ) + ⟨∇f(θ), θ* − θ⟩ + "
-                    "‖∇f(θ)‖²/(2L)")
+                    "‖∇f(θ)‖²/(2L)", Tag.CLASS)
         if "jensen" in kinds and _have(st, "noise_abs", "noise_sq"):
             add(sp.Le(st["noise_abs"] ** 2, st["noise_sq"]),
                 "implied (Jensen): (E‖∇l_ξ − ∇f‖)² ≤ E‖∇l_ξ − ∇f‖²")
@@ -410,7 +410,7 @@ def implied_hypotheses(assumptions, roles, present=None, orders=(), kinds=None) 
             rel = sp.Gt(p, 0)
             if str(rel) not in have:
                 have.add(str(rel))
-                out.append(Assumption(name=str(rel), expr=rel, implied=True,
+                out.append(Assumption(name=str(rel), expr=rel, tag=Tag.ROLE,
                                       where=f"implied: {e} is a conditional expectation "
                                             f"given an event of probability {p}, which "
                                             "must be positive"))

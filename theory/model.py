@@ -118,6 +118,17 @@ class ImplicitBound:
         return f"{self.var} <= {self.label}"
 
 
+class Tag(str, enum.Enum):
+    """Where a hypothesis comes from — what code selects hypotheses by (never the text of
+    their citation)."""
+
+    PRINTED = "printed"      # stated by the paper where it is used (result, case, step)
+    STANDING = "standing"    # a standing assumption of the paper or a section
+    CLASS = "class"          # granted by the engine: implied by a typed class in force
+    ROLE = "role"            # granted by the engine: a Rényi order > 1, a probability in
+    #                          [0, 1], Jensen on noise moments, a conditioning event > 0
+
+
 @dataclass(frozen=True)
 class Assumption:
     """A hypothesis, with the place in the paper stating it.  Exactly one of:
@@ -137,12 +148,14 @@ class Assumption:
     predicate: str = ""
     cls: object = None
     implicit: ImplicitBound | None = None
-    #: granted by the engine, not printed: a consequence of a typed class in force, of a
-    #: role (an RDP order > 1, a probability in [0, 1], a conditioning event of positive
-    #: probability); ``where`` then holds the source (:func:`theory.classes.implied_hypotheses`)
-    implied: bool = False
+    #: where the hypothesis comes from (:class:`Tag`): printed, standing, or granted by the
+    #: engine (a consequence of a typed class in force, of a role: an RDP order > 1, a
+    #: probability in [0, 1], a conditioning event of positive probability — ``where`` then
+    #: holds the source, :func:`theory.classes.implied_hypotheses`)
+    tag: Tag = Tag.PRINTED
 
     def __post_init__(self):
+        object.__setattr__(self, "tag", Tag(self.tag))
         if self.expr is not None and not isinstance(self.expr, sp.Basic):
             object.__setattr__(self, "expr", sp.sympify(self.expr))
         if self.cls is not None and not _is_problem_class(self.cls):
@@ -150,6 +163,11 @@ class Assumption:
         if self.expr is None and self.cls is None and self.implicit is None \
                 and not self.predicate:
             object.__setattr__(self, "predicate", self.name)
+
+    @property
+    def implied(self) -> bool:
+        """Granted by the engine (a class's or a role's consequence), not printed."""
+        return self.tag in (Tag.CLASS, Tag.ROLE)
 
     @property
     def is_relational(self) -> bool:
@@ -384,6 +402,8 @@ class Bound:
     form: str = "explicit"
     hypotheses: tuple[Assumption, ...] = ()
     note: str = ""
+    #: what kind of typed statement this is (a bound on a privacy quantity)
+    statement_type = "bound"
 
     def __post_init__(self):
         _check_label(self.label, "bound")
@@ -432,8 +452,8 @@ class Bound:
 
 @dataclass(frozen=True)
 class Rate:
-    """A utility or convergence claim: ``metric ≤ expr`` for ``algorithm`` (a mechanism
-    instance whose fields are the algorithm's parameters) on every problem of the
+    """A utility or convergence claim: ``metric ≤ expr`` for ``mechanism`` (the algorithm: a
+    :mod:`theory.mechanisms` instance whose fields are its parameters) on every problem of the
     classes in ``problem_class``, under ``hypotheses``.  Checked by simulation on
     problem families of the classes, with confidence intervals (``checks.truth.rates_quadratic``).
     ``form="O"``: an order of magnitude (the constant is reported, not decided).
@@ -450,7 +470,7 @@ class Rate:
     label: str
     metric: object
     expr: sp.Expr
-    algorithm: object
+    mechanism: object
     problem_class: tuple = ()
     form: str = "explicit"
     hypotheses: tuple[Assumption, ...] = ()
@@ -458,6 +478,12 @@ class Rate:
     confidence: sp.Expr | None = None
     constants: tuple = ()
     depends_on: tuple = ()
+    #: what kind of typed statement this is (a rate of a utility metric); a rate has no
+    #: Rényi order and no privacy profile
+    statement_type = "rate"
+    order = None
+    delta = None
+    profile = False
 
     def __post_init__(self):
         _check_label(self.label, "rate")
@@ -482,9 +508,9 @@ class Rate:
         object.__setattr__(self, "problem_class", _as_classes(self.problem_class))
         if self.form not in FORMS:
             raise ValueError(f"form must be one of {FORMS}, got {self.form!r}")
-        if not _is_mechanism(self.algorithm):
-            raise ValueError(f"rate {self.label!r}: algorithm must be a "
-                             f"theory.mechanisms.Mechanism, got {self.algorithm!r}")
+        if not _is_mechanism(self.mechanism):
+            raise ValueError(f"rate {self.label!r}: mechanism must be a "
+                             f"theory.mechanisms.Mechanism, got {self.mechanism!r}")
         from theory.metrics import Metric
         if not isinstance(self.metric, Metric):
             raise ValueError(f"rate {self.label!r}: metric must be a theory.metrics.Metric, "
@@ -500,12 +526,12 @@ class Rate:
               + (f" depending on {', '.join(map(str, self.depends_on))} only"
                  if self.depends_on else " (absolute)"))
         return (f"{self.metric.definition} <= {sp.sstr(self.expr)}{conf} for "
-                f"{self.algorithm.describe()}" + (f" on {cls}" if cls else "")
+                f"{self.mechanism.describe()}" + (f" on {cls}" if cls else "")
                 + (" [O-form]" if self.form == "O" else "") + ex)
 
     @property
     def free_symbols(self) -> set:
-        out = set(self.expr.free_symbols) | set(self.algorithm.free_symbols)
+        out = set(self.expr.free_symbols) | set(self.mechanism.free_symbols)
         if self.confidence is not None:
             out |= self.confidence.free_symbols
         for c in self.problem_class:

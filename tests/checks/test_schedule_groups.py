@@ -38,6 +38,6 @@ def test_groups_asking_about_one_mechanism_merge_within_an_even_share():
 
 def test_a_bound_and_a_rate_on_one_mechanism_are_different_truths():
     b = _res(SG)
-    r = SimpleNamespace(bounds=(), rates=(SimpleNamespace(algorithm=SG),))
+    r = SimpleNamespace(bounds=(), rates=(SimpleNamespace(mechanism=SG),))
     assert engine._truth_keys(b) and engine._truth_keys(r)
     assert not engine._truth_keys(b) & engine._truth_keys(r)

@@ -27,7 +27,7 @@ def test_the_convergence_statements_are_typed_rates_the_provider_supports(rid):
     (rate,) = res.rates
     mech, const = RATED[rid]
     assert rate.label == "statement" and rate.metric is EXPECTED_MIN_GRAD_NORM
-    assert isinstance(rate.algorithm, mech) and rate.algorithm.sampling == "fixed"
+    assert isinstance(rate.mechanism, mech) and rate.mechanism.sampling == "fixed"
     assert const in rate.constants
     # the rate's bound is the printed statement's right-hand side
     assert rate.expr == res.statement_part("statement").rhs

@@ -83,9 +83,9 @@ THM_A_2 = Result(
 THM_A_3 = Result(
     "dice:thm-a.3", "Privacy of DiceSGD (restatement of Theorem 3.7)",
     "App. A, Theorem A.3; proof in A.2",
-    hypotheses=[h for h in sec3.THM37_HYPS if "B/N" not in h.where],
+    hypotheses=[h for h in sec3.THM37_HYPS if h is not sec3.THM37_B_OVER_N],
     statement=[Step("statement", eps_dp, "<=", epsilon, PRO)],
-    bounds=[sec3._bound37([h for h in sec3.THM37_HYPS if "B/N" not in h.where])],
+    bounds=[sec3._bound37([h for h in sec3.THM37_HYPS if h is not sec3.THM37_B_OVER_N])],
     proof=[
         Step("step-1", 2 * p**2 * (2 * C1 / B)**2 * alpha / sigma1**2, "=",
              8 * C1**2 * alpha / (N**2 * sigma1**2), ALG,

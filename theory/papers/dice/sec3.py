@@ -168,12 +168,14 @@ THM_3_6 = Result(
          "repeated here for its closing lines).")
 
 
+#: "B/N ≤ 1/5" of Theorem 3.7, which its restatement A.3 does not print
+THM37_B_OVER_N = asm(sp.Le(B / N, sp.Rational(1, 5)), "Theorem 3.7: B/N ≤ 1/5")
 THM37_HYPS = [
     asm(GradNoise(sigma / sp.sqrt(N)), "Theorem 3.7: Assumption 3.4"),
     asm(ASM_3_5_CLASS, "Theorem 3.7: Assumption 3.5"),
     asm(sp.Gt(C1, 0), "Theorem 3.7: 0 < C1"), asm(sp.Le(C1, C2), "Theorem 3.7: C1 ≤ C2"),
     asm(sp.Le(C2, C / B), "Theorem 3.7: C2 ≤ C/B"),
-    asm(sp.Le(B / N, sp.Rational(1, 5)), "Theorem 3.7: B/N ≤ 1/5"),
+    THM37_B_OVER_N,
     asm(sp.Ge(sigma1**2, SIGMA1_SQ_37), "Theorem 3.7: σ₁² ≥ 32 T G̃ log(1/δ)/(N²ϵ²)"),
     asm(sp.Ge(mG, 0), "G̃: min{C2, G'} ≥ 0"), asm(sp.Le(mG, C2), "G̃: min{C2, G'} ≤ C2"),
     asm(sp.Gt(delta, 0), "Theorem 3.7: δ > 0 (log(1/δ))"),

@@ -655,7 +655,7 @@ def build_theorem(v: Version) -> Result:
                              f"(pre-O) constant {K_SUM} of C.1")],
         proof=_proof(v),
         rates=[Rate("statement", MIN_EXPECTED_SQRT_GAP, theorem_bound(K_SUM),
-                    algorithm=NoisySGD(n=n, b=b, eta=eta, C=C, sigma=sigma_dp, T=T, domain=D),
+                    mechanism=NoisySGD(n=n, b=b, eta=eta, C=C, sigma=sigma_dp, T=T, domain=D),
                     problem_class=[LSmooth(L), StronglyConvex(mu), GradNoise(sigma_sgd),
                                    BoundedDomain(D)],
                     hypotheses=[asm(eta <= R(9, 20) / L, f"Theorem {v.thm}"),
