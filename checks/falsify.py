@@ -38,6 +38,8 @@ import mpmath
 import numpy as np
 import sympy as sp
 
+from checks.search import N_MODES, targeted
+
 from checks.claim import (Claim, is_integer_symbol, lambdify, relations,
                           symbol_constraints)
 
@@ -45,10 +47,9 @@ from checks.claim import (Claim, is_integer_symbol, lambdify, relations,
 CANDIDATE_TOL = 1e-9
 #: relative slack an mpmath evaluation must be below (at 50 and 80 digits) to count
 CONFIRM_TOL = mpmath.mpf(10) ** -30
-#: digits for confirmation (DESIGN: >= 50)
+#: digits for confirmation (DESIGN.md, *Verdicts*: ≥ 50)
 DIGITS = (50, 80)
 DECADES = 8          # log-uniform magnitudes 10**-8 .. 10**8
-N_MODES = 7
 _CONFIRMED = "confirmed (mpmath at 50 and 80 digits, exact SymPy signs)"
 #: Nelder–Mead evaluations per polishing start (at most)
 POLISH_MAXFEV = 300
@@ -342,7 +343,7 @@ def _relation_fns(r) -> _RelationFns:
     return _remembered(("relation", r), lambda: _RelationFns(r))
 
 
-class _Evaluator:
+class SlackEvaluator:
     """Compiles the claim's relations once: ``(hyp_ok, slack)`` for many points."""
 
     def __init__(self, claim: Claim):
@@ -751,7 +752,7 @@ def _rationalisations(x: float, integer: bool) -> list[Fraction]:
     return out
 
 
-def simplify_point(ev: "_Evaluator", x: np.ndarray, rounds: int = 2) -> np.ndarray:
+def simplify_point(ev: "SlackEvaluator", x: np.ndarray, rounds: int = 2) -> np.ndarray:
     """Greedily replace coordinates of a violating point by simpler numbers (1, 2, 1/2,
     10, one significant digit, powers of ten ...) while it stays feasible and violating
     (float check); the result is then confirmed exactly as usual."""
@@ -799,12 +800,12 @@ def _complexity(v: float) -> int:
     return 60
 
 
-def confirm(claim: Claim, point: dict, evaluator: _Evaluator | None = None
+def confirm(claim: Claim, point: dict, evaluator: SlackEvaluator | None = None
             ) -> dict[str, str] | None:
     """Re-check a candidate point at 50 and 80 digits (values rationalised first, small
     denominators tried first).  Returns the exact counterexample (name -> string, with
     defined symbols' values appended) or None."""
-    ev = evaluator or _Evaluator(claim)
+    ev = evaluator or SlackEvaluator(claim)
     syms = list(claim.symbols)
     floats = {}
     for s in syms:
@@ -951,7 +952,7 @@ def search(claim: Claim, *, budget: int = 2000, seed: int = 0,
         raise ValueError(f"budget must be an integer >= 1, got {budget!r}")
     if polish < 0:
         raise ValueError(f"polish must be >= 0, got {polish}")
-    ev = _Evaluator(claim)
+    ev = SlackEvaluator(claim)
     out = SearchOutcome()
     for p in extra_points:
         cx = confirm(claim, p, ev)
@@ -1065,11 +1066,12 @@ def _record(out: SearchOutcome, ok, concl, vals, syms, ev=None):
     if j is None:
         return
     out.slack = float(concl[j]) + 0.0   # no negative zero
-    out.where = {s.name: _fmt(v, s) for s, v in zip(syms, vals[:, j])}
+    out.where = _located(syms, vals[:, j])
     if ev is not None:
         # re-evaluate the few smallest float slacks accurately; report the smallest
         best = None
-        for k in np.argsort(np.where(ok, concl, np.inf))[:5]:
+        order = np.argsort(np.where(ok, concl, np.inf))
+        for k in order[:5]:
             if not ok[k]:
                 break
             v = ev.slack_value(vals[:, k])
@@ -1077,7 +1079,12 @@ def _record(out: SearchOutcome, ok, concl, vals, syms, ev=None):
                 best = (v, k)
         if best is not None:
             out.slack = best[0] + 0.0
-            out.where = {s.name: _fmt(v, s) for s, v in zip(syms, vals[:, best[1]])}
+            out.where = _located(syms, vals[:, best[1]])
+
+
+def _located(syms, column) -> dict:
+    """A point as the report shows it: each symbol's value, formatted."""
+    return {s.name: _fmt(v, s) for s, v in zip(syms, column)}
 
 
 def _fmt(v, s):
@@ -1086,54 +1093,46 @@ def _fmt(v, s):
     return f"{v:.6g}"
 
 
-def _hypothesis_phase(ev: _Evaluator, doms, n_examples: int, seed: int):
-    """Targeted search with Hypothesis; returns (violating point or None, best point,
-    its slack, examples run)."""
-    from hypothesis import HealthCheck, Phase, given, settings, target
-    from hypothesis import seed as hseed
-    from hypothesis import strategies as st
-
-    k = len(doms)
-    state = {"best": None, "best_slack": math.inf, "n": 0}
+def _hypothesis_phase(ev: "SlackEvaluator", doms, n_examples: int, seed: int):
+    """Targeted search with Hypothesis (:func:`checks.search.targeted`, toward the smallest
+    slack, shrinking a violating point); returns (violating point or None, best point, its
+    slack, examples run)."""
+    state = {"best": None, "best_slack": math.inf, "n": 0, "found": None}
 
     class _Found(Exception):
         def __init__(self, x):
             self.x = x
 
-    point = st.tuples(st.lists(st.integers(0, N_MODES - 1), min_size=k, max_size=k),
-                      st.lists(st.floats(0, 1, allow_nan=False), min_size=k, max_size=k))
-
-    @settings(max_examples=n_examples, database=None, deadline=None, derandomize=False,
-              suppress_health_check=list(HealthCheck), print_blob=False,
-              phases=(Phase.generate, Phase.target, Phase.shrink), report_multiple_bugs=False)
-    @hseed(seed)
-    @given(point)
-    def run(mu):
-        ms, u = mu
-        vals = _sample(doms, np.array(ms)[:, None], np.array(u)[:, None])
+    def score(ms, u):
+        vals = _sample(doms, ms, u)
         ok, concl = ev.slacks_np(vals)
         state["n"] += 1
+        state["found"] = None
         if not ok[0]:
-            target(-10.0, label="slack")
-            return
+            return -10.0
         s = float(concl[0])
-        target(-s, label="slack")
         if s < state["best_slack"]:
             state["best_slack"], state["best"] = s, vals[:, 0].copy()
         if ev.candidate(s):
-            raise _Found(vals[:, 0].copy())
+            state["found"] = vals[:, 0].copy()
+        return -s
+
+    def after():
+        if state["found"] is not None:
+            raise _Found(state["found"])
 
     found = None
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            run()
+            targeted(len(doms), score, n=n_examples, seed=seed, label="slack",
+                     phases=("generate", "target", "shrink"), after=after, quiet=True)
     except _Found as exc:
         found = exc.x
     return found, state["best"], state["best_slack"], state["n"]
 
 
-def _polish(ev: _Evaluator, doms, starts, seed: int):
+def _polish(ev: SlackEvaluator, doms, starts, seed: int):
     """Nelder–Mead on the continuous symbols (in log-space of |x|), integers fixed;
     infeasible points are penalised.  Returns ((x, slack) best, evaluations)."""
     from scipy.optimize import minimize

@@ -57,18 +57,23 @@ import math
 import time
 import zlib
 from dataclasses import dataclass
+from dataclasses import replace as _r
 from types import SimpleNamespace
 
 import mpmath
 import numpy as np
 import sympy as sp
-from scipy.special import gammaln
+from scipy.special import gammaln, ndtr
 
 from checks.plugins import step_oracle
-from checks.truth.base import Unavailable, evaluate
+from checks.search import REJECT, targeted
+from checks.statements import Space
+from checks.truth import divergences as dv
+from checks.truth.base import Unavailable, evaluate, exact_value
 from checks.truth.divergences import Mixture1D, sgm_rdp
 from checks.verdict import StepReport, Verdict
 from theory.model import Located, Rel
+from theory.registry import symbols_of
 
 NAME = "divergence-row"
 QUANTITIES = ("out_shift", "out_coupled", "out_mix", "out_same", "out_cond", "joint_cond",
@@ -119,7 +124,6 @@ def spec_of(loc: Located) -> RowSpec:
     args = dict(loc.step.oracle_args)
     syms = {}
     try:        # the paper's declared symbols (their assumptions: L > 0, b integer, ...)
-        from theory.registry import symbols_of
         syms.update({nm: info.symbol for nm, info in
                      symbols_of(loc.id.split(":", 1)[0]).declared().items()})
     except Exception:       # noqa: BLE001 - a table without declared(): the row's own
@@ -271,7 +275,6 @@ def _push(inst: Instance, weights, points, which: str):
 
 def _div(P: Mixture1D, Q: Mixture1D, alpha: float, precise: bool):
     """D_α(P‖Q) (one direction): quadrature in double precision, or at 50 digits."""
-    from checks.truth import divergences as dv
     if precise:
         val, rel = _log_integral_mp(P, Q, alpha)
         with mpmath.workdps(CONFIRM_DPS):
@@ -293,7 +296,6 @@ def _log_integral_mp(P: Mixture1D, Q: Mixture1D, alpha) -> mpmath.mpf:
     the error falls like e^{-c/h}, so the coarse rule's error dominates the fine one's and
     |coarse − fine| is charged as the error; ValueError when it exceeds 1e-6 (a narrow
     analyticity strip: the confirmation then fails rather than guess)."""
-    from checks.truth import divergences as dv
     wins = dv._tilt_windows(P, Q, float(alpha))
     if wins is None:
         return mpmath.inf
@@ -385,7 +387,6 @@ def _tails(comps, s, ts, right: bool, mp=False, half=None):
                 out.append(mpmath.fsum(mpmath.mpf(w) * mpmath.ncdf(sgn * (mpmath.mpf(m) - t) / s)
                                        for w, m in comps))
         return out
-    from scipy.special import ndtr
     W = np.array([w for w, _ in comps])
     M = np.array([m for _, m in comps])
     ts = np.asarray(ts, dtype=float)
@@ -513,7 +514,6 @@ class Values:
                 w = dict(self.inst.shifts).get(par)
                 if base != "out_shift" or w is None or w < 0:
                     raise Unavailable(f"{name}: only out_shift@<a shift ≥ 0>")
-                from dataclasses import replace as _r
                 other = Values(_r(self.inst, w=w), self.precise, self.thresholds)
                 self._got[name] = other.bracket("out_shift")
                 self.note.setdefault("thresholds", other.note.get("thresholds"))
@@ -578,7 +578,6 @@ class Values:
             if not (inst.sgm_sigma > 0 and 0 < inst.sgm_q <= 1):
                 raise Unavailable("sgm_q, sgm_sigma out of range")
             if self.precise:
-                from checks.truth import divergences as dv
                 with mpmath.workdps(CONFIRM_DPS):
                     val = dv._sgm_log_quad_mp(inst.sgm_q, inst.sgm_sigma, a, "remove",
                                               CONFIRM_DPS) / (mpmath.mpf(a) - 1)
@@ -643,7 +642,6 @@ class Values:
 # --------------------------------------------------------------------------------------
 # the search
 def _space(loc: Located, spec: RowSpec):
-    from checks.statements import Space
     syms = set()
     for e in spec.params.values():
         syms |= e.free_symbols
@@ -689,10 +687,6 @@ def _search_points(space, budget: int, seed: int, consider) -> int:
     instance met the hypotheses).  Rows under the same hypotheses get the same seed, so
     their generated points — and the quantities computed there — are shared.  Returns the
     number of points examined."""
-    from hypothesis import HealthCheck, Phase, assume, given, settings, target
-    from hypothesis import seed as hseed
-
-    from checks.statements.search import point_strategy
     names = {d.sym.name for d in space.doms}
     count = 0
     for a in ANCHORS:
@@ -700,29 +694,22 @@ def _search_points(space, budget: int, seed: int, consider) -> int:
         if v is not None:
             count += 1
             consider(v)
-    k = len(space.doms)
-    if k == 0:
-        return count
     n = max(2, min(24, budget // 500))
-    point = point_strategy(k)
 
-    @hseed(seed)
-    @settings(max_examples=n, database=None, deadline=None, derandomize=False,
-              phases=(Phase.generate, Phase.target), suppress_health_check=list(HealthCheck))
-    @given(point)
-    def run(mu):
+    def score(ms, us):
         nonlocal count
-        ms, us = mu
-        pts = space.from_modes(np.array(ms)[:, None], np.array(us)[:, None])
+        pts = space.from_modes(ms, us)
         v = _fit(space, pts[0], names) if pts else None
-        assume(v is not None)
+        if v is None:
+            return REJECT
         count += 1
         r = consider(v)
         if r is not None and math.isfinite(r):
-            target(float(max(-r, -1e300)), label="-slack")
+            return float(max(-r, -1e300))
+        return None
 
     try:
-        run()
+        targeted(len(space.doms), score, n=n, seed=seed, label="-slack")
     except Exception as exc:  # noqa: BLE001 - Unsatisfiable: report the points examined
         if type(exc).__name__ not in ("Unsatisfiable", "FailedHealthCheck"):
             raise
@@ -798,7 +785,6 @@ def _sides(loc: Located, spec: RowSpec, v: dict, vals: Values, mp: bool = False)
 
 def _ev(expr, v, sub, mp):
     if mp:
-        from checks.truth.base import exact_value
         rep = {}
         for s in expr.free_symbols:
             if s.name in sub:

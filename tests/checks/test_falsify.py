@@ -173,7 +173,7 @@ def test_one_point_slacks_equal_the_array_path_bit_for_bit():
               make_claim(sp.Ge(sp.sqrt(x) * y, z / x), [sp.Ge(x, 0), sp.Not(sp.Eq(y, z))])]
     rng = np.random.default_rng(1)
     for c in claims:
-        ev = F._Evaluator(c)
+        ev = F.SlackEvaluator(c)
         k = len(ev.syms)
         pts = rng.standard_normal((k, 400)) * 10.0 ** rng.integers(-5, 5, (k, 400))
         pts[:, :20] = 0.0

@@ -22,7 +22,7 @@ from hypothesis.errors import Unsatisfiable
 
 import theory
 from checks.claim import step_claim
-from checks.falsify import N_MODES, _domains, _Evaluator, _sample, confirm
+from checks.falsify import N_MODES, _domains, SlackEvaluator, _sample, confirm
 from theory.model import StepKind, walk_steps
 
 
@@ -72,7 +72,7 @@ def exact_recheck(claim, cx) -> None:
 def test_step_has_no_counterexample(loc, request):
     st_ = loc.step
     claim = step_claim(st_.lhs, st_.rel, st_.rhs, loc.hypotheses)
-    ev = _Evaluator(claim)
+    ev = SlackEvaluator(claim)
     if not ev.syms:
         pytest.skip("a closed statement: nothing to sample")
     doms = _domains(claim)
