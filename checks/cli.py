@@ -378,8 +378,8 @@ def cmd_list(args) -> int:
     for col in ("id", "title", "where", "steps", "bounds"):
         table.add_column(col, overflow="fold")
     for r in results:
-        table.add_row(r.id, r.title, r.where, str(sum(1 for _ in walk_steps(r))),
-                      str(len(r.bounds)))
+        steps = sum(1 for _ in walk_steps(r))
+        table.add_row(r.id, r.title, r.where, str(steps), str(len(r.bounds)))
     _console().print(table)
     return EXIT_OK
 
@@ -387,6 +387,12 @@ def cmd_list(args) -> int:
 def _pretty(expr) -> str:
     import sympy as sp
     return sp.sstr(expr)
+
+
+def _hypothesis_line(h) -> str:
+    """A hypothesis as ``show`` lists it: the relation (or its name), its citation dimmed."""
+    cite = f"   [dim]({h.where})[/]" if h.where else ""
+    return f"  • {_pretty(h.expr) if h.expr is not None else h.name}" + cite
 
 
 def cmd_show(args) -> int:
@@ -414,8 +420,7 @@ def cmd_show(args) -> int:
     shown = [h for h in result.hypotheses if h.expr is None or h.expr is not sp.true]
     if shown:
         head.append("hypotheses:")
-        head += [f"  • {_pretty(h.expr) if h.expr is not None else h.name}"
-                 + (f"   [dim]({h.where})[/]" if h.where else "") for h in shown]
+        head += [_hypothesis_line(h) for h in shown]
     if result.statement:
         head.append("statement:")
         head += [f"  {s.label}: {_pretty(s.lhs)} {s.rel.value} {_pretty(s.rhs)}"
@@ -840,7 +845,7 @@ def oracles_json() -> dict:
 
     provs = []
     for p in plugins.providers():
-        rate = hasattr(p, "metrics")
+        rate = bool(getattr(p, "metrics", ()))
         entry = {"name": p.name, "statements": "Rate" if rate else "Bound",
                  "mechanisms": names(getattr(p, "mechanisms", ())),
                  "classes": names(getattr(p, "classes", ())),

@@ -1,4 +1,4 @@
-"""One executor interface for independent tasks (DESIGN: *Scale*).
+"""One executor interface for independent tasks (DESIGN.md, *Scale*).
 
 ``dpcheck verify`` hands its per-result tasks to an executor and collects the results as
 they finish (the engine puts them back in order, so the output does not depend on which

@@ -39,6 +39,7 @@ GENERIC_MODULES: tuple[str, ...] = (
     "checks.truth.profiles_sgd",
     "checks.oracles.divergence_rows",
     "checks.truth.error_feedback",
+    "checks.simulate.audit_truth",
     "checks.truth.rates_error_feedback",
     "checks.truth.rates_nonconvex",
     "checks.oracles.bound_rows",

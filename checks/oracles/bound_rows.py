@@ -26,8 +26,11 @@ from dataclasses import replace
 
 import sympy as sp
 
+from checks import statements
 from checks.plugins import step_oracle
+from checks.statements import driver
 from checks.verdict import StepReport, Verdict
+from theory import registry
 from theory.model import Located, Rel
 
 NAME = "typed-bound"
@@ -47,7 +50,6 @@ def _pairs(text: str) -> list[tuple[str, str]]:
 
 def row_statement(loc: Located):
     """The typed statement the row stands for (see the module docstring)."""
-    from theory import registry
     args = dict(loc.step.oracle_args)
     rid = loc.id.split("/", 1)[0]
     result = registry.get(rid)
@@ -109,8 +111,6 @@ def row_statement(loc: Located):
              "statement by the registered truth providers")
 def typed_bound(loc: Located, *, budget: int, seed: int) -> StepReport:
     """A row about the mechanism's privacy loss, checked as a typed statement."""
-    from checks import statements
-    from checks.statements import driver
     if budget < 1:
         raise ValueError(f"budget must be >= 1, got {budget}")
     t0 = time.perf_counter()

@@ -37,6 +37,7 @@ import sympy as sp
 
 from checks.claim import lambdify
 from checks.plugins import step_oracle
+from checks.statements import Space
 from checks.verdict import StepReport, Verdict
 from theory.model import Located
 
@@ -157,7 +158,7 @@ def certify_none(expr, var, lo, hi, max_boxes: int = MAX_BOXES) -> tuple[bool, i
     return True, boxes
 
 
-def _edges(space, v: dict, names) -> list[dict]:
+def edges(space, v: dict, names) -> list[dict]:
     """v moved to the edge of the admissible range of each continuous symbol (others
     fixed): bisection between v and the first inadmissible value ×/÷ 10^k."""
     out = []
@@ -196,7 +197,6 @@ def _edges(space, v: dict, names) -> list[dict]:
              "rhs' (rhs typically Min of several slacks)")
 def exists_oracle(loc: Located, *, budget: int, seed: int) -> StepReport:
     """For every admissible parameter point, is there a witness var in (lower, upper)?"""
-    from checks.statements import Space
 
     t0 = time.perf_counter()
     st = loc.step
@@ -229,7 +229,7 @@ def exists_oracle(loc: Located, *, budget: int, seed: int) -> StepReport:
     cont = [d.sym.name for d in space.doms if not d.integer]
     cands = list(pts)
     for v in pts[: max(4, min(int(budget), 24))]:
-        cands += _edges(space, v, cont)
+        cands += edges(space, v, cont)
     if not cands:
         return StepReport(loc.id, st.eq, st.kind.value, Verdict.UNCHECKED, "oracle:exists",
                           detail="no admissible parameter point found")

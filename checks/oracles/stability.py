@@ -28,25 +28,26 @@ not otherwise read.
 """
 from __future__ import annotations
 
-import itertools
-import math
 import time
 from types import SimpleNamespace
 
 import mpmath
 import numpy as np
 import sympy as sp
+from scipy.special import betaincinv
 
 from checks.plugins import step_oracle
+from checks.statements import Space
 from checks.truth.base import Unavailable, evaluate, evaluate_mp
+from checks.truth.sgd_paths import (
+    ENUMERATE_MAX,
+    neighbour_sup,
+    sequences,
+)
 from checks.verdict import StepReport, Verdict
 from theory.classes import Holder, OriginBounds, classes_in
 from theory.model import Located
 
-#: index sequences enumerated exhaustively up to this many (n^T)
-ENUMERATE_MAX = 4096
-#: sampled sequences per scenario otherwise (at the default budget)
-SAMPLE = 512
 #: scenario grid: (ν, L, n, T, a, γ, R); η is taken at fractions of its admissible range
 SCENARIOS = [
     (0.0, 1.0, 2, 8, 1.0, 0.5, 2.0), (0.5, 1.0, 2, 8, 1.0, 0.5, 2.0),
@@ -62,56 +63,9 @@ DEFAULT_BUDGET = 2000
 MARGIN = 1e-9
 
 
-def sequences(n: int, T: int, *, limit: int = ENUMERATE_MAX, sample: int = SAMPLE,
-              seed: int = 0) -> tuple[np.ndarray, bool]:
-    """(index sequences as a (k, T) array, exhaustive?): all n^T when at most ``limit``,
-    else ``sample`` drawn uniformly (seeded)."""
-    if n < 1 or T < 1:
-        raise ValueError(f"n and T must be >= 1, got n={n}, T={T}")
-    if n ** T <= limit:
-        return np.array(list(itertools.product(range(n), repeat=T)), dtype=int), True
-    rng = np.random.default_rng(seed)
-    return rng.integers(0, n, size=(sample, T)), False
-
-
-def run_sgd(z: np.ndarray, seqs: np.ndarray, *, nu: float, c: float, eta: float,
-            radius: float | None) -> tuple[np.ndarray, np.ndarray]:
-    """(w̄ per sequence, max_t w_t² per sequence over t = 2..T+1) for 1-D SGD from 0 on
-    the power loss c|w − z|^{1+ν}/(1+ν) with data ``z``."""
-    w = np.zeros(seqs.shape[0])
-    acc = np.zeros_like(w)
-    peak = np.zeros_like(w)
-    for t in range(seqs.shape[1]):
-        acc += w                                   # w_1 … w_T enter the average
-        x = w - z[seqs[:, t]]
-        g = c * np.sign(x) * np.abs(x) ** nu if nu > 0 else c * np.sign(x)
-        w = w - eta * g
-        if radius is not None:
-            w = np.clip(w, -radius, radius)
-        peak = np.maximum(peak, w * w)
-    return acc / seqs.shape[1], peak
-
-
-def neighbour_sup(z: np.ndarray, a: float, seqs: np.ndarray, *, nu: float, c: float,
-                  eta: float, radius: float | None) -> np.ndarray:
-    """max over i and z'_i ∈ {−a, 0, a} of |w̄(S) − w̄(S')| for every sequence."""
-    wbar, _ = run_sgd(z, seqs, nu=nu, c=c, eta=eta, radius=radius)
-    sup = np.zeros(len(seqs))
-    for i in range(len(z)):
-        for zi in (-a, 0.0, a):
-            if zi == z[i]:
-                continue
-            z2 = z.copy()
-            z2[i] = zi
-            w2, _ = run_sgd(z2, seqs, nu=nu, c=c, eta=eta, radius=radius)
-            sup = np.maximum(sup, np.abs(wbar - w2))
-    return sup
-
-
 def _clopper_pearson_lower(k: int, m: int, conf: float = 0.999) -> float:
     if k == 0:
         return 0.0
-    from scipy.special import betaincinv
     return float(betaincinv(k, m - k + 1, 1 - conf))
 
 
@@ -142,7 +96,6 @@ class _Roles:
 
 
 def _space(loc: Located):
-    from checks.statements import Space
     hyps = tuple(h for h in loc.hypotheses if not h.is_predicate)
     return Space(SimpleNamespace(hypotheses=hyps, free_symbols=loc.step.free_symbols))
 

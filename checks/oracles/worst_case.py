@@ -43,9 +43,12 @@ from types import SimpleNamespace
 import mpmath
 import numpy as np
 import sympy as sp
+from scipy.optimize import linprog
 
 from checks.claim import lambdify
+from checks.oracles.exists import edges
 from checks.plugins import step_oracle
+from checks.statements import Space
 from checks.verdict import StepReport, Verdict
 from theory.model import Located
 
@@ -98,7 +101,6 @@ def linearise(slack: sp.Expr, standins: dict, integrands: dict) -> sp.Expr:
 
 def _lp_min(values: np.ndarray, moments: np.ndarray):
     """min Σ p_i v_i  s.t. Σ p_i = 1, Σ p_i m_ki = 0, p ≥ 0 → (value, p) or None."""
-    from scipy.optimize import linprog
     n = values.shape[0]
     # rows and objective scaled to O(1): HiGHS' tolerances are absolute
     if moments.size:
@@ -307,8 +309,6 @@ def _fmt_law(coords, pts, probs) -> str:
              "bounded support and linear moment constraints")
 def worst_case_oracle(loc: Located, *, budget: int, seed: int) -> StepReport:
     """The exact worst case over finitely supported laws (an LP) at admissible parameters."""
-    from checks.oracles.exists import _edges
-    from checks.statements import Space
 
     t0 = time.perf_counter()
     st = loc.step
@@ -373,7 +373,7 @@ def worst_case_oracle(loc: Located, *, budget: int, seed: int) -> StepReport:
     cont = [dm.sym.name for dm in space.doms if not dm.integer]
     cands = list(pts)
     for v in pts[:EDGE_FROM]:
-        cands += _edges(space, v, cont)
+        cands += edges(space, v, cont)
     if not cands:
         return report(Verdict.UNCHECKED, detail="worst-case: no admissible parameter point")
     laws = [_Law(coords, params, sl, moments, support, box) for sl in slacks]
@@ -397,7 +397,7 @@ def worst_case_oracle(loc: Located, *, budget: int, seed: int) -> StepReport:
         best = (rel0, pv0, v0, i)
         for rnd in range(2):
             for name in cont:
-                moves = _edges(space, best[2], [name]) if rnd == 0 else []
+                moves = edges(space, best[2], [name]) if rnd == 0 else []
                 for f in (0.1, 10.0):
                     w = space.admissible(dict(best[2], **{name: best[2][name] * f}))
                     if w is not None:

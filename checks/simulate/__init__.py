@@ -10,11 +10,21 @@ Public API::
 
 and :mod:`checks.simulate.audit` for the membership-inference audit of the final iterates.
 """
-from checks.simulate.algorithms import (ALGORITHMS, Algorithm, Batch, Hyper, clip,
-                                        make_algorithm, project_ball)
-from checks.simulate.problems import PROBLEMS, Canary, Problem, make_problem
-from checks.simulate.runner import SimResult, resolve_device, simulate, simulate_pair
+import importlib
 
-__all__ = ["ALGORITHMS", "Algorithm", "Batch", "Hyper", "clip", "make_algorithm",
-           "project_ball", "PROBLEMS", "Canary", "Problem", "make_problem", "SimResult",
-           "resolve_device", "simulate", "simulate_pair"]
+#: the public API, imported on first use (the simulator needs torch, seconds to import; the
+#: engine loads :mod:`checks.simulate.audit_truth` with its plug-ins and must not pay that)
+_API = {
+    "ALGORITHMS": "algorithms", "Algorithm": "algorithms", "Batch": "algorithms",
+    "Hyper": "algorithms", "clip": "algorithms", "make_algorithm": "algorithms",
+    "project_ball": "algorithms", "PROBLEMS": "problems", "Canary": "problems",
+    "Problem": "problems", "make_problem": "problems", "SimResult": "runner",
+    "resolve_device": "runner", "simulate": "runner", "simulate_pair": "runner",
+}
+__all__ = list(_API)
+
+
+def __getattr__(name):
+    if name in _API:
+        return getattr(importlib.import_module(f"checks.simulate.{_API[name]}"), name)
+    raise AttributeError(f"module 'checks.simulate' has no attribute {name!r}")

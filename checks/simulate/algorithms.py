@@ -22,6 +22,7 @@ the module in :data:`ALGORITHM_MODULES` (imported lazily by :func:`make_algorith
 """
 from __future__ import annotations
 
+import importlib
 import math
 from abc import ABC, abstractmethod
 from dataclasses import asdict, dataclass
@@ -225,7 +226,6 @@ def register_algorithm(cls: type[Algorithm]) -> type[Algorithm]:
 
 
 def make_algorithm(name: str) -> Algorithm:
-    import importlib
     for mod in ALGORITHM_MODULES:
         importlib.import_module(mod)
     if name not in ALGORITHMS:

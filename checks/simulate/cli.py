@@ -69,6 +69,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _list() -> str:
+    # lazy: the CLI starts before rich, matplotlib and the registry load
     from checks.plugins import figures as _figures
     lines = ["problems:"]
     for name, fn in PROBLEMS.items():
@@ -91,7 +92,7 @@ class _Progress:
 
     def __init__(self, total: int | None, label: str, enabled: bool):
         self.enabled = enabled
-        if self.enabled:
+        if self.enabled:  # lazy: the CLI starts before rich, matplotlib and the registry load
             from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
                                        TimeRemainingColumn)
             self.bar = Progress(TextColumn("{task.description}"), BarColumn(),
@@ -113,7 +114,7 @@ class _Progress:
             self.bar.advance(self.task, k)
 
 
-def _run_figures(args) -> int:
+def _run_figures(args) -> int:  # lazy: the CLI starts before rich, matplotlib and the registry load
     from checks.plugins import figures as _figures
     FIGURES = _figures()
     names = list(FIGURES) if args.figure == "all" else [args.figure]
@@ -133,11 +134,13 @@ def _run_figures(args) -> int:
 
 
 def _run_simulation(args) -> int:
-    import numpy as np
+    import numpy as np  # lazy: the simulator (torch) and its outputs load only for the command run
 
+    # lazy: the simulator (torch) and its outputs load only for the command run
     from checks.simulate.audit import audit_final_iterate, direction_scores
+    # lazy: the simulator (torch) and its outputs load only for the command run
     from checks.simulate.output import write_csv, write_json
-    from checks.simulate.runner import simulate
+    from checks.simulate.runner import simulate  # lazy: torch, for the command run
 
     canary = args.canary or ("gradient" if args.problem == "gradient-canary" else "outlier")
     problem = make_problem(args.problem, d=args.d, n=args.n, canary=canary,
@@ -146,21 +149,23 @@ def _run_simulation(args) -> int:
     hp = Hyper(eta=args.eta, C=args.C, sigma_dp=args.sigma, b=args.b, sampling=args.sampling,
                diameter=args.diameter, radius=args.radius)
     algo.check(hp)
-    alphas = None
+    alphas = None  # lazy: the simulator (torch) and its outputs load only for the command run
     if args.divergence is not None:
-        from checks.simulate.divergence import parse_alphas
+        from checks.simulate.divergence import parse_alphas  # lazy: torch, for the command run
         alphas = parse_alphas(args.divergence)
     kw = dict(runs=args.runs, T=args.T, seed=args.seed, device=args.device, dtype=args.dtype)
-    ckpt = None
+    ckpt = None  # lazy: the simulator (torch) and its outputs load only for the command run
     if args.chunk_runs is not None:
+        # lazy: torch, for the command run
         from checks.simulate.runner import bytes_per_run, resolve_dtype
         if args.chunk_runs < 1:
             raise ValueError(f"chunk-runs must be an integer >= 1, got {args.chunk_runs}")
         kw["memory_bytes"] = args.chunk_runs * bytes_per_run(problem, 1,
                                                              resolve_dtype(args.dtype))
+    # lazy: the simulator (torch) and its outputs load only for the command run
     ck_dir = args.checkpoint or (os.path.join(args.out, ".checkpoint") if args.out else None)
     if ck_dir:
-        from checks.simulate.checkpoint import Checkpoint
+        from checks.simulate.checkpoint import Checkpoint  # lazy: torch, for the command run
         ckpt = kw["checkpoint"] = Checkpoint(ck_dir)
     t0 = time.perf_counter()
     with _Progress(2 * args.runs * args.T, f"{args.algo} on {args.problem}",
@@ -191,9 +196,11 @@ def _run_simulation(args) -> int:
                                audit.eps_hat)
         summary["divergence"] = div_rows
     if args.out:
+        # lazy: the simulator (torch) and its outputs load only for the command run
         os.makedirs(args.out, exist_ok=True)
         write_json(os.path.join(args.out, "simulate.json"), summary)
         if div_rows is not None:
+            # lazy: torch, for the command run
             from checks.simulate.output import divergence_plot, save_png
             write_csv(os.path.join(args.out, "divergence.csv"), div_rows)
             png = divergence_plot(div_rows, title=f"{algo.name} on {problem.name}, "
@@ -217,12 +224,14 @@ def _run_simulation(args) -> int:
             print(f"resumed: {ckpt.loaded} chunk(s) from the checkpoint {ck_dir}")
         ckpt.clear()
     return EXIT_OK
+  # lazy: the simulator (torch) and its outputs load only for the command run
 
-
+# lazy: the simulator (torch) and its outputs load only for the command run
 def _divergence(problem, algo, hp, args, theta_in, theta_out, alphas, eps_hat) -> list[dict]:
     """Measure D_alpha (both orders), print a table beside the audit, return the rows."""
-    import math
+    import math  # lazy: torch, for the command run
 
+    # lazy: torch, for the command run
     from checks.simulate.divergence import estimates_rows, exact_rdp_for, measure_divergence
 
     est, why = measure_divergence(problem, algo, hp, args.T, theta_in, theta_out, alphas,
@@ -258,10 +267,13 @@ def _published_bounds(problem, hp, T: int, alphas) -> dict[float, dict[str, floa
     """Registered NoisySGD last-iterate RDP bounds at this run, per order α.  Only bounds
     whose classes the problem provably belongs to are shown: L-smooth with the problem's
     L, convex when the problem declares a strong-convexity modulus (quadratics) or is
+    # lazy: the CLI starts before rich, matplotlib and the registry load
     linear (the gradient canary), a bounded domain equal to the run's."""
+    # lazy: the CLI starts before rich, matplotlib and the registry load
     from theory.classes import BoundedDomain, Convex, LSmooth
 
-    from checks.truth.registered import assign, bound_value, noisy_sgd_bounds
+    # lazy: torch, for the command run
+    from checks.statements.registered import assign, bound_value, noisy_sgd_bounds
     linear = problem.L == 0
 
     def ok(c):

@@ -67,6 +67,8 @@ import numpy as np
 import torch
 from scipy.special import gammaln
 
+from checks.truth import accountant, accountant_fft, losses
+
 Tensor = torch.Tensor
 
 FORMS = ("alpha-1", "alpha")
@@ -464,9 +466,6 @@ def exact_rdp_for(problem, algorithm, hp, T: int, alphas) -> dict[float, tuple] 
     configurations with clipping; the certified grid accountant for the projected 1-D
     gradient canary (either sampling: the canary is Bernoulli(b/n) at every step on inert
     data).  Values the accountant refuses are left out."""
-    from checks.truth import accountant
-    from checks.truth import accountant_fft
-    from checks.truth import losses
     name = getattr(algorithm, "name", "")
     if problem.name != "gradient-canary" or not problem.canary_constant():
         return None

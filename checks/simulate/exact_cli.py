@@ -89,9 +89,9 @@ def _t_values(T: int, points: int) -> list[int]:
     return sorted({int(round(x)) for x in np.geomspace(1, T, points)} | {T})
 
 
-from checks.truth.registered import assign as _assign  # noqa: E402
-from checks.truth.registered import bound_value as _bound_value  # noqa: E402
-from checks.truth.registered import noisy_sgd_bounds as _paper_bounds  # noqa: E402
+from checks.statements.registered import assign as _assign  # noqa: E402
+from checks.statements.registered import bound_value as _bound_value  # noqa: E402
+from checks.statements.registered import noisy_sgd_bounds as _paper_bounds  # noqa: E402
 
 
 def compute(args) -> dict:
@@ -160,7 +160,7 @@ def compute(args) -> dict:
 
 
 def _print_table(out: dict) -> None:
-    from rich.console import Console
+    from rich.console import Console  # lazy: rich and matplotlib only for the output asked for
     from rich.table import Table
     tb = Table(title=f"ε(T) at α={out['alpha']:g} — {out['scenario']} ({out['algorithm']}); "
                      f"exact: {out['exact_method']}")
@@ -194,9 +194,9 @@ def _write(out: dict, d: str) -> list[str]:
     os.replace(p + ".tmp", p)
     paths.append(p)
     try:
-        import matplotlib
+        import matplotlib  # lazy: rich and matplotlib only for the output asked for
         matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
+        import matplotlib.pyplot as plt  # lazy: rich and matplotlib only for the output asked for
     except ImportError:
         print("matplotlib not installed: no exact.png (pip install dpcheck[plots])",
               file=sys.stderr)

@@ -15,12 +15,14 @@ import numpy as np
 def write_atomic(path: str, data: str | bytes) -> str:
     """Atomic, umask-respecting write of a simulation output (see :mod:`checks.output`);
     simulation outputs in their own folder are replaced run after run."""
+    # lazy: matplotlib only for a figure; this module loads with every CLI
     from checks.output import write_atomic as _write
     return _write(path, data, force=True)
 
 
+# lazy: matplotlib only for a figure; this module loads with every CLI
 def write_csv(path: str, rows: list[dict]) -> str:
-    import io
+    import io  # lazy: only for a figure
     buf = io.StringIO()
     if rows:
         w = csv.DictWriter(buf, fieldnames=list(rows[0].keys()))
@@ -46,18 +48,18 @@ def write_json(path: str, obj) -> str:
         return v
     return write_atomic(path, json.dumps(clean(obj), indent=2, default=_json_default) + "\n")
 
-
+  # lazy: matplotlib only for a figure; this module loads with every CLI
 def save_png(fig, path: str) -> str:
-    import io
+    import io  # lazy: only for a figure
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=110, bbox_inches="tight")
     return write_atomic(path, buf.getvalue())
 
-
+  # lazy: matplotlib only for a figure; this module loads with every CLI
 def _plt():
-    import matplotlib
+    import matplotlib  # lazy: matplotlib only for a figure; this module loads with every CLI
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    import matplotlib.pyplot as plt  # lazy: only for a figure
     return plt
 
 

@@ -276,7 +276,6 @@ def cosine_affine_noise(*, d: int = 1, n: int = 300, tau0: float = 1.0, L0: floa
     +τ0 ×⌊n/3⌋, −τ0/2 ×2⌊n/3⌋; "symmetric": ±τ0 ×⌊n/2⌋; the rest 0) on the n base records
     (n − 1 when there is a canary, whose record is ζ = the canary point's first
     coordinate)."""
-    import math
     _check_pos_int("d", d)
     _check_pos_int("n", n)
     for nm, v in (("tau0", tau0), ("L0", L0), ("gap", gap)):

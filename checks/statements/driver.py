@@ -1,43 +1,30 @@
-"""Statement checks: every typed statement of a result against the truth (DESIGN.md,
-*Truth providers*).
+"""The statement driver: every typed statement of a result against the truth (DESIGN.md,
+*Statement checks*).
 
-Generic over papers and mechanisms.  For each :class:`~theory.model.Bound` (privacy) or
-:class:`~theory.model.Rate` (utility), the registered truth providers are asked whether
-they ``supports()`` it; none → NOT-TESTED with every provider's reason (said, never
-guessed).  Otherwise the first supporting provider is used:
+Generic over papers, mechanisms and providers.  For each :class:`~theory.model.Bound`
+(privacy) or :class:`~theory.model.Rate` (utility), the registered truth providers are
+asked whether they ``supports()`` it; none → NOT-TESTED with every provider's reason
+(said, never guessed).  Otherwise the providers of the highest declared ``priority``
+answer (the tighter certified error at each point where several do: registration order
+never decides) and the driver searches — the providers only answer
+(:mod:`checks.truth.base`):
 
-**The admissible space.**  Every free symbol of the statement is searched inside the
-statement's hypotheses: relations (isolated bounds as in the counterexample search:
-log-uniform scales over many decades, boundaries, integers where the paper has
-integers), definitions ``x = expr`` (computed, never sampled), implicit bounds such as
-α ≤ α*(q, σ) (evaluated numerically), and problem classes (the provider's scenario must
-be a member of every class — else the point is skipped).  A hypothesis that is a bare
-named predicate makes the statement NOT-TESTED: no provider may guess from its text.
+* the **admissible space** (:mod:`~checks.statements.space`): every free symbol of the
+  statement inside its hypotheses — relations (log-uniform scales over many decades,
+  boundaries, integers where the paper has integers), definitions (computed, never
+  sampled), implicit bounds such as α ≤ α*(q, σ) (evaluated numerically) and problem
+  classes (the provider's scenario must be a member of every class).  A hypothesis that is
+  a bare named predicate makes the statement NOT-TESTED: no provider may guess from its
+  text;
+* **explicit forms** (:mod:`~checks.statements.explicit`): anchors, random and targeted
+  points, paths toward both ends where the plan asks; VIOLATED only when confirmed at 50
+  digits;
+* **O-forms** (:mod:`~checks.statements.oform`): is there a constant?  Paths toward both
+  ends of every parameter;
+* **existential constants** (:mod:`~checks.statements.existential`): the smallest constant
+  that works, and whether it must grow without bound.
 
-**Explicit forms.**  Provider anchors (targets such as "sampling rate 10⁻³, noise
-multiplier 1, order 64", realised by solving for the paper's symbols), random admissible
-points and a Hypothesis phase targeting the ratio truth/bound.  Parameters of the bound
-that the truth does not depend on (an analysis parameter such as a noise split β) are
-then minimised over their admissible range: the claim is for every admissible value.
-VIOLATED only when the certified lower value of the truth exceeds the bound, re-checked
-at high precision (the provider's ``precise`` truth at 50 digits against the bound at 50
-digits); the witness names both orders and which of them exceed the bound.  A scenario
-counts for HOLDS only where truth + error ≤ bound, or where the provider's closed-form
-truth (:meth:`~checks.truth.base.TruthProvider.closed_form`) is ≤ the bound exactly at the
-scenario's exact values (SymPy decides the sign: a tight bound holds); one whose truth ±
-error straddles the bound otherwise is *undecided* (counted in the detail); a statement with no decided scenario,
-or whose largest certified ratio is not confirmed at high precision, is NOT-TESTED
-("UNDECIDED"), never HOLDS-ON-SCENARIOS.
-
-**O-forms** ("is there a constant?").  The ratio truth/expression is followed along
-paths that move **every** parameter toward **both** ends of its admissible range (×10
-per step toward ∞, ÷10 toward 0, toward the ends of intervals such as β ∈ (0, 1)),
-and along the provider's joint paths.  VIOLATED when the ratio grows without bound
-along an admissible path: each of the last three steps multiplies it by ≥ 2 (so growth
-is confirmed at two further scales) and it ends above 1.  The ratio per path is
-reported.
-
-**Rates** are dispatched to rate providers (:mod:`checks.truth.rates_quadratic`), which simulate.
+What each search may spend is the provider's declared :class:`~checks.truth.base.SearchPlan`.
 """
 from __future__ import annotations
 
@@ -47,21 +34,47 @@ from dataclasses import replace
 
 from checks.cache import fingerprint
 from checks.plugins import providers as _providers
-from checks.statements.bounds import o_form_check, search_bound
+from checks.statements.evaluator import Evaluator
+from checks.statements.existential import existential
+from checks.statements.explicit import kind, search
+from checks.statements.oform import o_form
 from checks.statements.outcome import Outcome
-from checks.statements.space import seeded
+from checks.statements.space import Space, seeded
 from checks.verdict import StatementReport, StatementVerdict
 
 
 # --------------------------------------------------------------------------------------
 # dispatch
 def supporting(stmt) -> tuple[list, list[str]]:
-    """(providers supporting the statement, reasons of those that do not)."""
+    """(providers supporting the statement, highest priority first — by name between equal
+    priorities; the reasons of those that do not)."""
     ok, why = [], []
     for p in _providers():
         s = p.supports(stmt)
         (ok if s else why).append(p if s else s.reason)
+    ok.sort(key=lambda p: (-p.priority, p.name))
     return ok, why
+
+
+def answering(provs: list) -> list:
+    """The providers that answer: those of the highest priority among ``provs``."""
+    top = max(p.priority for p in provs)
+    return [p for p in provs if p.priority == top]
+
+
+def check_with(stmt, provs, *, budget: int, seed: int) -> Outcome:
+    """One statement against the truth of ``provs`` (a provider or a list of them, the
+    first declaring the search): the search its form asks for."""
+    provs = list(provs) if isinstance(provs, (list, tuple)) else [provs]
+    space = Space(stmt)
+    plan = provs[0].plan(stmt, budget)
+    ev = Evaluator(stmt, provs, space, decide=not getattr(stmt, "constants", ())
+                   and stmt.form != "O", seed=seed)
+    if getattr(stmt, "constants", ()):
+        return existential(stmt, ev, plan, budget=budget, seed=seed)
+    if stmt.form == "O":
+        return o_form(stmt, ev, plan, budget=budget, seed=seed)
+    return search(stmt, ev, plan, budget=budget, seed=seed)
 
 
 #: outcomes by (content, budget, seed), per process: a statement restated elsewhere (the
@@ -108,24 +121,19 @@ def check_statement(stmt, *, budget: int, seed: int) -> Outcome:
 
 def _check_statement(stmt, *, budget: int, seed: int) -> Outcome:
     space_pred = [h.name for h in stmt.hypotheses if h.is_predicate]
-    kind = "rate" if hasattr(stmt, "metric") else "bound"
+    what = "rate" if kind(stmt) == "rate" else "bound"
     if space_pred:
         return Outcome(stmt.label, tested=False,
-                       detail=f"{kind} {stmt.label}: NOT-TESTED — hypothesis "
+                       detail=f"{what} {stmt.label}: NOT-TESTED — hypothesis "
                               f"{space_pred[0]!r} is a named predicate: no provider can decide "
                               "whether a scenario satisfies it (type it as a problem class "
                               "or a relation)")
     provs, why = supporting(stmt)
     if not provs:
         return Outcome(stmt.label, tested=False,
-                       detail=f"{kind} {stmt.label}: NOT-TESTED — no truth provider supports "
+                       detail=f"{what} {stmt.label}: NOT-TESTED — no truth provider supports "
                               f"it: " + "; ".join(why or ["no provider registered"]))
-    prov = provs[0]
-    if hasattr(prov, "check"):
-        return prov.check(stmt, budget=budget, seed=seed)
-    if stmt.form == "O":
-        return o_form_check(stmt, prov, budget=budget, seed=seed)
-    return search_bound(stmt, prov, budget=budget, seed=seed)
+    return check_with(stmt, answering(provs), budget=budget, seed=seed)
 
 
 def check_result_statements(result, *, budget: int = 40, seed: int = 0

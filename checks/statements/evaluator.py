@@ -7,9 +7,12 @@ import math
 import sympy as sp
 
 from checks.cache import fingerprint
-from checks.statements.space import Space, _Skip
+from checks.statements.space import Space, _Skip, seeded
 from checks.truth.base import (NotMember, Truth, Unavailable, all_classes, evaluate,
                                exact_value)
+
+#: what a provider's truth may raise at a point: the point is out of its reach
+OUT_OF_REACH = (Unavailable, ValueError, ArithmeticError, OverflowError, MemoryError)
 
 
 # --------------------------------------------------------------------------------------
@@ -41,19 +44,23 @@ def _remember(key, value) -> None:
 
 def _truth_key(stmt, prov) -> tuple:
     """What a provider's truth at a point depends on besides the point: the provider, the
-    statement's mechanism, order and classes, and for a privacy profile the ε where it is
+    statement's mechanism, order and classes, for a privacy profile the ε where it is
     evaluated and the claimed δ (a provider may spend effort by it) — two profile
-    statements of one mechanism at different ε must not share truths."""
+    statements of one mechanism at different ε must not share truths — and for a rate
+    its metric and confidence."""
     profile = getattr(stmt, "profile", False)
-    return (prov.name, fingerprint((stmt.mechanism, getattr(stmt, "order", None), profile,
-                                    all_classes(stmt),
-                                    (stmt.expr, getattr(stmt, "delta", None)) if profile
-                                    else None)))
+    rate = (stmt.metric, stmt.confidence) if getattr(stmt, "statement_type", "") == "rate" \
+        else None
+    key = (prov.name, fingerprint((stmt.mechanism, getattr(stmt, "order", None), profile,
+                                   all_classes(stmt),
+                                   (stmt.expr, getattr(stmt, "delta", None)) if profile
+                                   else None)))
+    return key if rate is None else key + (fingerprint(rate),)
 
 
 def _truth_symbols(stmt) -> list[str]:
-    """Names of the symbols the truth depends on (mechanism, order, classes, and a
-    profile's ε and claimed δ)."""
+    """Names of the symbols the truth depends on (mechanism, order, classes, a profile's ε
+    and claimed δ, a rate's confidence)."""
     syms = set(stmt.mechanism.free_symbols)
     if getattr(stmt, "order", None) is not None:
         syms |= stmt.order.free_symbols
@@ -61,31 +68,62 @@ def _truth_symbols(stmt) -> list[str]:
         syms |= stmt.expr.free_symbols
         if getattr(stmt, "delta", None) is not None:
             syms |= stmt.delta.free_symbols
+    if getattr(stmt, "confidence", None) is not None:
+        syms |= stmt.confidence.free_symbols
     for c in all_classes(stmt):
         syms |= c.free_symbols
     return sorted(s.name for s in syms)
 
 
 class Evaluator:
-    """Truth and ratio at admissible points.  Truth values are cached across statements
-    (two bounds of one mechanism share them) by the provider, the statement's mechanism,
-    order and classes, and the values of the symbols the truth depends on."""
+    """Truth and ratio at admissible points, for every search of the driver.
 
-    def __init__(self, stmt, prov, space: Space, *, decide: bool = False):
-        self.stmt, self.prov, self.space = stmt, prov, space
+    ``provs`` are the providers that answer (those of the highest priority that support the
+    statement); the first declares the search (plan, anchors, paths, closed form), and where
+    several answer, the truth with the tighter certified error is taken at each point.
+    Truth values are remembered per process (two bounds of one mechanism share them) by the
+    provider, the statement's mechanism, order and classes, the values of the symbols the
+    truth depends on, and — for a measured (stochastic) truth — the seed of the point,
+    derived from ``seed`` and the point itself (the same wherever the point is met)."""
+
+    def __init__(self, stmt, provs, space: Space, *, decide: bool = False, seed: int = 0):
+        provs = list(provs) if isinstance(provs, (list, tuple)) else [provs]
+        self.stmt, self.provs, self.prov, self.space = stmt, provs, provs[0], space
         # decide: the truth is wanted only against the bound (an explicit bound's search),
         # so refining may stop once the certified bracket lies at or below ENOUGH·bound
         # (the point holds; its ratio is then a lower bound)
         self.decide = decide
-        # precision hints reach only a provider that takes them
-        self.hints = getattr(prov, "takes_hints", False)
+        self.seed = seed
         self.stats = {"evaluated": 0, "not_member": 0, "unavailable": 0, "rejected": 0,
                       "undecided": 0, "exact": 0}
-        self.closed = prov.closed_form(stmt)
+        self.closed = self.prov.closed_form(stmt)
         self.not_member_reason = ""
-        self.tsyms = _truth_symbols(stmt)
-        self.tkey = _truth_key(stmt, prov)
+        self.last_unavailable = ""
+        self.tsyms = sorted(set(_truth_symbols(stmt))
+                            | {x.name for p in provs for x in p.reads(stmt)})
+        self.tkeys = [_truth_key(stmt, p) for p in provs]
 
+    # ---- points
+    def admit(self, v: dict | None) -> dict | None:
+        """``v`` completed by the provider (the quantities its scenario fixes,
+        :meth:`~checks.truth.base.TruthProvider.complete`) and admissible, else None."""
+        if v is None:
+            return None
+        try:
+            w = self.prov.complete(self.stmt, v)
+        except OUT_OF_REACH:
+            return None
+        return v if w is v else self.space.admissible(w)
+
+    def _point(self, v: dict) -> tuple:
+        """The values at ``v`` of the symbols the truth depends on (the memo's key)."""
+        return tuple(v.get(n) for n in self.tsyms)
+
+    def point_seed(self, v: dict) -> int:
+        """The seed of a measured truth at ``v``: from the statement's seed and the point."""
+        return seeded(self.seed, "point", *self._point(v))
+
+    # ---- the truth
     def at(self, v: dict, rel_tol: float | None = None):
         """(truth, bound, lower/bound) at ``v``, or None; ``rel_tol``: the relative error
         of the truth that will do (an O-form path needs one digit)."""
@@ -93,15 +131,31 @@ class Evaluator:
 
     def truth(self, v: dict, enough: float | None = None,
               rel_tol: float | None = None) -> Truth:
-        """The provider's truth at ``v``, remembered per process.  ``enough`` and
+        """The providers' truth at ``v`` (the tightest where several answer), remembered
+        per process."""
+        got, last = None, None
+        for prov, tkey in zip(self.provs, self.tkeys):
+            try:
+                t = self._truth_of(prov, tkey, v, enough, rel_tol)
+            except OUT_OF_REACH as exc:
+                last = exc
+                continue
+            if got is None or t.error < got.error:
+                got = t
+        if got is None:
+            raise last
+        return got
+
+    def _truth_of(self, prov, tkey, v, enough, rel_tol) -> Truth:
+        """One provider's truth at ``v``, remembered per process.  ``enough`` and
         ``rel_tol`` are the provider's precision hints (dropped for a provider that does
         not take them).  A remembered answer serves a later call only if it would have
         served that call: a coarse truth where its upper end is ≤ the new ``enough`` or
         its error within the new ``rel_tol``; a refusal where the new call is no more
         lenient than the refused one."""
-        if not self.hints:
+        if not prov.takes_hints:
             enough = rel_tol = None
-        key = (self.tkey, self._point(v))
+        key = (tkey, self._point(v)) + ((self.point_seed(v),) if prov.stochastic else ())
         hit = _TRUTH_CACHE.get(key)
         got = None
         if hit is not None:
@@ -115,28 +169,70 @@ class Evaluator:
                 got = None
         if got is None:
             hints = {k: x for k, x in (("enough", enough), ("rel_tol", rel_tol)) if x is not None}
+            if prov.stochastic:
+                hints["seed"] = self.point_seed(v)
             try:
-                got = self.prov.truth(self.stmt, v, **hints)
-            except (Unavailable, ValueError, ArithmeticError, OverflowError, MemoryError) as exc:
+                prov.reach(self.stmt, v)
+                got = prov.truth(self.stmt, v, **hints)
+            except OUT_OF_REACH as exc:
                 got = exc
             _remember(key, (got, (enough, rel_tol)))
         if isinstance(got, Exception):
             raise got
         return got
 
-    def _point(self, v: dict) -> tuple:
-        """The values at ``v`` of the symbols the truth depends on (the memo's key)."""
-        return tuple(v.get(n) for n in self.tsyms)
+    def prefetch(self, points: list[dict]) -> None:
+        """Ask a measured (stochastic) provider for the truths at ``points`` in one batch
+        (:meth:`~checks.truth.base.TruthProvider.truths`: a simulation of many scenarios
+        runs faster together), so that the search's later questions are remembered."""
+        for prov, tkey in zip(self.provs, self.tkeys):
+            if not prov.stochastic:
+                continue
+            todo, keys, seen = [], [], set()
+            for v in points:
+                key = (tkey, self._point(v), self.point_seed(v))
+                if key in _TRUTH_CACHE or key in seen:
+                    continue
+                seen.add(key)
+                todo.append(v)
+                keys.append(key)
+            out_of_reach = {}
+            for i, v in enumerate(todo):
+                try:
+                    prov.reach(self.stmt, v)
+                except OUT_OF_REACH as exc:
+                    out_of_reach[i] = exc
+            ask = [i for i in range(len(todo)) if i not in out_of_reach]
+            got = prov.truths(self.stmt, [todo[i] for i in ask], [keys[i][-1] for i in ask]) \
+                if ask else []
+            answers = dict(out_of_reach)
+            answers.update(zip(ask, got))
+            for i, key in enumerate(keys):
+                _remember(key, (answers[i], (None, None)))
+
+    def in_reach(self, v: dict) -> bool:
+        """Whether the truth at ``v`` is within the providers' budget (decided from the
+        scenario's size, nothing computed)."""
+        for prov in self.provs:
+            try:
+                prov.reach(self.stmt, v)
+                return True
+            except OUT_OF_REACH:
+                continue
+        return False
 
     def precise_truth(self, v: dict) -> Truth:
         """The provider's precise truth at ``v`` (``precise=True``: what a violation is
         confirmed with), remembered per process like :meth:`truth` — two statements of
         one mechanism that exceed their bounds at one scenario confirm it once."""
-        key = (self.tkey, "precise", self._point(v))
+        prov, tkey = self.provs[0], self.tkeys[0]
+        key = (tkey, "precise", self._point(v)) + \
+            ((self.point_seed(v),) if prov.stochastic else ())
         got = _TRUTH_CACHE.get(key)
         if got is None:
+            kw = {"seed": self.point_seed(v)} if prov.stochastic else {}
             try:
-                got = self.prov.truth(self.stmt, v, precise=True)
+                got = prov.truth(self.stmt, v, precise=True, **kw)
             except (Unavailable, ValueError, ArithmeticError) as exc:
                 got = exc
             _remember(key, got)
@@ -162,12 +258,15 @@ class Evaluator:
             return None
         try:
             tr = self.truth(v, ENOUGH * bval if self.decide else None, rel_tol)
-        except (Unavailable, ValueError, ArithmeticError, OverflowError, MemoryError) as exc:
+        except OUT_OF_REACH as exc:
             self.stats["unavailable"] += 1
             self.last_unavailable = str(exc)
             return None
         ratio = tr.lower / bval
-        if not math.isfinite(ratio):
+        if math.isnan(ratio) or ratio == math.inf or not math.isfinite(tr.upper) and \
+                not math.isfinite(tr.lower):
+            # (a measured truth may lack a certified lower end: ratio −∞, still decisive
+            # where its upper end is below the bound)
             self.stats["unavailable"] += 1
             self.last_unavailable = f"truth not finite ({tr.lower!r})"
             return None
@@ -184,14 +283,14 @@ class Evaluator:
                 self.stats["undecided"] += 1
         return tr, bval, ratio
 
-    def lower_at(self, v: dict):
-        """(lower truth, bound, lower/bound) where only the provider's certified lower bound
-        of the truth is in reach (:meth:`TruthProvider.lower_truth`), else None."""
+    def lower_at(self, v: dict, *, precise: bool = False):
+        """(lower truth, bound, lower/bound) from the provider's certified lower bound of
+        the truth (:meth:`~checks.truth.base.TruthProvider.lower_truth`), else None."""
         try:
             self.prov.member(self.stmt, v)
             bval = _bound_values(self.stmt, v)
-            lt = self.prov.lower_truth(self.stmt, v)
-        except (NotMember, _Skip, Unavailable, ValueError, ArithmeticError, OverflowError):
+            lt = self.prov.lower_truth(self.stmt, v, precise=precise)
+        except (NotMember, _Skip) + OUT_OF_REACH:
             return None
         if lt is None or not (bval > 0) or not (lt.max > 0) or not math.isfinite(lt.max):
             return None
@@ -212,5 +311,3 @@ class Evaluator:
             return False
         d = sp.nsimplify(sp.simplify(diff.xreplace(subs)))
         return bool(d.is_zero or d.is_nonnegative)
-
-

@@ -105,6 +105,22 @@ class Space:
         except _Skip:
             return None
 
+    def fallback(self) -> dict:
+        """A point to realise targets on where no random draw is admissible: each symbol at
+        the middle of a bounded domain, else just above its lower end (1 when unbounded),
+        integers rounded."""
+        out = {}
+        for d in self.doms:
+            lo, hi = d.lo, d.hi
+            if math.isfinite(lo) and math.isfinite(hi):
+                x = 0.5 * (lo + hi)
+            elif math.isfinite(lo):
+                x = max(1.0, 2 * lo) if lo >= 0 else 1.0
+            else:
+                x = 1.0
+            out[d.sym.name] = float(max(1, round(x))) if d.integer else float(x)
+        return out
+
     def domain_of(self, name: str):
         for d in self.doms:
             if d.sym.name == name:
@@ -153,7 +169,7 @@ _COMPARE = {
 }
 
 
-def _holds(h, v: dict, rtol: float = 1e-12) -> bool:
+def holds(h, v: dict, rtol: float = 1e-12) -> bool:
     """Whether the relation (or And/Or/Not of relations) ``h`` holds at ``v`` in double
     precision (== within ``rtol``); False where a side cannot be evaluated."""
     return _holds_fn(h, rtol)(v)
@@ -182,7 +198,9 @@ def implicit_value(imp, values: dict) -> float | None:
     if key in _IMPLICIT_CACHE:
         return _IMPLICIT_CACHE[key]
     try:
-        args = [values[o] for o in others]
+        # numpy doubles: a huge value overflows to inf (a failed condition), where a Python
+        # float raised OverflowError out of the search
+        args = [np.float64(values[o]) for o in others]
     except KeyError:
         return None
     lo, hi = float(imp.lower), float(imp.upper)
@@ -191,7 +209,8 @@ def implicit_value(imp, values: dict) -> float | None:
     def ok(x):
         with np.errstate(all="ignore"):
             vals = [np.asarray(f(np.asarray(x, dtype=float)), dtype=float) for f in fns]
-        m = np.minimum.reduce([np.where(np.isfinite(v), v, -np.inf) for v in vals])
+        m = np.minimum.reduce([np.nan_to_num(v, nan=-np.inf, posinf=-np.inf, neginf=-np.inf)
+                               for v in vals])
         return m >= 0
 
     grid = np.exp(np.linspace(math.log(lo + 1e-9 * max(1.0, lo)), math.log(hi), 4000))

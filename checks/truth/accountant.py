@@ -21,8 +21,13 @@ from itertools import product
 import numpy as np
 from scipy.special import gammaln, log_ndtr, ndtr
 
-from checks.truth.accountant_fft import (MAX_T_GRID, GridResult, _binom_support, _check_T,
-                                         linear_canary_exact)
+from checks.truth.accountant_fft import (
+    MAX_T_GRID,
+    GridResult,
+    _binom_support,
+    _check_T,
+    linear_canary_exact,
+)
 from checks.truth.divergences import _check_alpha
 from checks.truth.divergences import lse as _lse
 from checks.truth.losses import Scenario

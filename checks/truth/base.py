@@ -52,6 +52,10 @@ class Truth:
     extra: dict = field(default_factory=dict)
     forward_error: float | None = None
     backward_error: float | None = None
+    #: explicit certified ends of a measured quantity (:meth:`interval`), which may be
+    #: infinite (no order statistic certifies a quantile's lower end at this many runs)
+    lo: float | None = None
+    hi: float | None = None
 
     def __post_init__(self):
         if self.forward_error is not None or self.backward_error is not None:
@@ -59,6 +63,29 @@ class Truth:
             be = self.error if self.backward_error is None else self.backward_error
             self.forward_error, self.backward_error = fe, be
             self.error = max(fe, be)
+
+    @classmethod
+    def interval(cls, lo: float, hi: float, method: str = "", scenario: str = "",
+                 extra: dict | None = None, estimate: float | None = None) -> "Truth":
+        """A measured quantity certified to lie in [lo, hi] (either end may be infinite),
+        with its point ``estimate`` (the midpoint where both ends are finite); one value:
+        both orders agree."""
+        if estimate is None:
+            estimate = (lo + hi) / 2 if math.isfinite(lo) and math.isfinite(hi) else \
+                (lo if math.isfinite(lo) else hi)
+        half = max(estimate - lo, hi - estimate)
+        return cls(estimate, estimate, half, method, scenario, dict(extra or {}), lo=lo, hi=hi)
+
+    @classmethod
+    def worst(cls, truths: list["Truth"]) -> "Truth":
+        """The truth of the largest of several quantities (the worst of several instances
+        at one point): [max of the lower ends, max of the upper ends]; method and scenario
+        of the instance with the largest lower end."""
+        top = max(truths, key=lambda t: t.lower)
+        if len(truths) == 1:
+            return top
+        return cls.interval(top.lower, max(t.upper for t in truths), top.method,
+                            top.scenario, top.extra, estimate=max(t.max for t in truths))
 
     def errors(self) -> tuple[float, float]:
         """(error of the forward order, error of the backward order)."""
@@ -73,6 +100,8 @@ class Truth:
     @property
     def lower(self) -> float:
         """A certified lower bound of the larger order's value."""
+        if self.lo is not None:
+            return self.lo
         fe, be = self.errors()
         if fe == be:
             return self.max - fe
@@ -81,6 +110,8 @@ class Truth:
     @property
     def upper(self) -> float:
         """A certified upper bound of the larger order's value."""
+        if self.hi is not None:
+            return self.hi
         fe, be = self.errors()
         if fe == be:
             return self.max + fe
@@ -100,10 +131,64 @@ class NotMember(Exception):
     """No scenario of the provider is a member of every class at this point."""
 
 
+@dataclass(frozen=True)
+class SearchPlan:
+    """How the statement driver (:mod:`checks.statements`) searches a statement with a
+    provider: a declaration of what the provider's truths cost, never a loop of its own.
+    The driver owns every search; the provider says how much of each kind is affordable.
+
+    * ``random``: random admissible points of an explicit form's search (the engine's
+      budget caps it); ``anchor_bases``: drawn points each anchor is realised on;
+      ``targeted``: a Hypothesis phase targeting truth/bound (cheap truths only);
+      ``max_points``: at most this many admissible points evaluated (None: no cap);
+    * O-forms: paths start from ``bases`` base points (the anchors realised on the first
+      of ``base_tries`` drawn points that admits them, else draws),
+      move each of ``variables`` (names; None: every free symbol of the statement) toward
+      both ends of its range, ``path_steps`` steps of ×``path_factor`` (÷ toward 0,
+      geometric toward an interval's end);
+    * ``explicit_paths``: an explicit form follows the same paths too (where its truths
+      are too dear for a wide random search, the ends of the range are searched this way);
+    * existential constants (:attr:`theory.model.Rate.constants`): ``growth`` names the
+      parameter whose path (toward ∞, ``path_steps`` steps of ×``path_factor`` ending at
+      the point needing the largest constant) decides whether any constant works.
+    """
+
+    random: int = 16
+    anchor_bases: int = 2
+    base_tries: int = 1
+    targeted: bool = True
+    max_points: int | None = None
+    bases: int = 1
+    variables: tuple | None = None
+    path_steps: int = 4
+    path_factor: float = 10.0
+    explicit_paths: bool = False
+    #: the parameters along whose paths the (dear) truth is evaluated; along the others
+    #: only the certified lower bound (cheap) is followed — None: along every path
+    measured: tuple | None = None
+    #: base points moved, where admissible, to plain values (1, 2, 1/2 …; 8, 16, 32 … for
+    #: integers) except the anchors' own targets: paths that start where a reader can follow
+    simple_bases: bool = False
+    growth: str | None = None
+    #: existential constants: the growth of the certified needed constant that shows no
+    #: constant works — ×``growth_step`` at each step and ×``growth_total`` over the path
+    growth_step: float = 1.5
+    growth_total: float = 4.0
+
+
 class TruthProvider:
-    """Base class of truth providers.  Subclasses set ``name`` and ``mechanisms`` and
-    implement :meth:`truth`; they may refine :meth:`supports`, :meth:`member`,
-    :meth:`derived`, :meth:`anchors` and :meth:`paths`."""
+    """Base class of truth providers — the whole protocol (DESIGN.md, *Truth providers*).
+
+    A provider *answers*; the statement driver (:mod:`checks.statements`) *searches*.  A
+    subclass sets ``name`` and ``mechanisms`` (and ``metrics`` for rates, ``classes``,
+    ``profiles``) and implements :meth:`truth`.  It may refine :meth:`supports` (call the
+    base first), declare its cost (:meth:`plan`), the quantities its scenarios fix
+    (:meth:`complete`), membership (:meth:`member`), targets (:meth:`derived`,
+    :meth:`anchors`, :meth:`paths`), a certified lower bound where the truth is out of reach
+    (:meth:`lower_truth`), a batch form of :meth:`truth` (:meth:`truths`) and a closed form
+    (:meth:`closed_form`).  Where two providers support a statement, the one with the
+    larger ``priority`` answers; between equal priorities, at each point the truth with the
+    tighter certified error (registration order never decides)."""
 
     name: str = ""
     mechanisms: tuple = ()
@@ -111,14 +196,30 @@ class TruthProvider:
     classes: tuple = ()
     #: True: the provider computes privacy profiles (ε, δ) too
     profiles: bool = False
+    #: the utility metrics (:mod:`theory.metrics`) a rate provider measures; empty: the
+    #: provider answers privacy statements (:class:`~theory.model.Bound`) only
+    metrics: tuple = ()
+    #: the larger answers where two providers support one statement
+    priority: int = 0
+    #: True: the truth is measured (a simulation): :meth:`truth` takes a ``seed``, its error
+    #: is a confidence half-width, and the driver derives one seed per point
+    stochastic: bool = False
     #: True: :meth:`truth` takes the hints ``enough`` and ``rel_tol`` (below) and may
     #: then spend less
     takes_hints: bool = False
 
     def supports(self, stmt) -> Support:
+        rate = getattr(stmt, "statement_type", "bound") == "rate"
+        if rate and not self.metrics:
+            return Support(False, f"{self.name}: privacy statements only")
+        if not rate and self.metrics:
+            return Support(False, f"{self.name}: rates only")
+        if rate and stmt.metric not in self.metrics:
+            return Support(False, f"{self.name}: metric {stmt.metric.key} not measured")
         mech = getattr(stmt, "mechanism", None)
         if mech is None or not isinstance(mech, self.mechanisms):
-            return Support(False, f"{self.name}: mechanism {type(mech).__name__} not supported")
+            return Support(False, f"{self.name}: mechanism {type(mech).__name__} not "
+                                  "supported")
         if getattr(stmt, "profile", False) and not self.profiles:
             return Support(False, f"{self.name}: no (epsilon, delta) profiles")
         for c in all_classes(stmt):
@@ -126,6 +227,34 @@ class TruthProvider:
                 return Support(False, f"{self.name}: no scenario is known to be a member of "
                                       f"{c.name} (the statement assumes it)")
         return Support(True)
+
+    def plan(self, stmt, budget: int) -> SearchPlan:
+        """What the driver's search may spend on this statement (see :class:`SearchPlan`)."""
+        return SearchPlan()
+
+    def complete(self, stmt, values: dict) -> dict:
+        """``values`` with the quantities the provider's scenario fixes set (a class constant
+        that is a supremum over the member, e.g. the Lipschitz constant of the power loss);
+        raise :class:`Unavailable` where no scenario fits.  Default: ``values``."""
+        return values
+
+    def reach(self, stmt, values: dict) -> None:
+        """Raise :class:`Unavailable` where the truth at ``values`` is beyond the provider's
+        budget — decided from the scenario's size (grid cells, steps, runs, compositions)
+        before anything is computed or allocated.  The driver asks it before every truth,
+        so a point out of reach costs nothing.  Default: every point is in reach."""
+
+    def reads(self, stmt) -> set:
+        """Symbols the truth depends on besides the mechanism's, the order's, the classes',
+        a profile's ε and a rate's confidence (e.g. the dimension ``d`` of a rate's family):
+        the truth memo is keyed by them, and the search never treats them as analysis
+        parameters of the bound."""
+        return set()
+
+    def describe(self, stmt) -> str:
+        """One line saying what the provider evaluates for ``stmt`` (its family of
+        scenarios, runs, error), appended to the statement's detail; "" for nothing."""
+        return ""
 
     def member(self, stmt, values: dict) -> None:
         """Raise :class:`NotMember` when the provider's scenario at ``values`` is not a
@@ -147,20 +276,38 @@ class TruthProvider:
         """Joint paths (sequences of targets) along which O-forms are followed."""
         return {}
 
-    def truth(self, stmt, values: dict, *, precise: bool = False) -> Truth:
+    def truth(self, stmt, values: dict, *, precise: bool = False, **kw) -> Truth:
         """The truth at ``values``, both orders, with a certified error.  A provider that
         sets ``takes_hints`` also takes two hints of the precision the caller needs:
         ``enough=x`` (it compares the truth with the bound x only, so a wider certified
         bracket whose upper end is ≤ x will do) and ``rel_tol=r`` (an error up to
         r·max(value, 1e-6) will do).  A truth less precise than the provider's default
-        carries ``extra["coarse"] = True``; its bracket is as certified as any."""
+        carries ``extra["coarse"] = True``; its bracket is as certified as any.  A
+        ``stochastic`` provider takes ``seed=`` (its truth is a measurement: ``error`` is
+        the half-width of its confidence interval).  ``precise=True``: the truth a violation
+        is confirmed with (``extra["lower_mp"]``: its lower end at 50 digits, where known)."""
         raise NotImplementedError
 
-    def lower_truth(self, stmt, values: dict) -> Truth | None:
+    def truths(self, stmt, points: list[dict], seeds: list[int]) -> list:
+        """:meth:`truth` at several points (a stochastic provider's ``seeds``, one a point),
+        each a :class:`Truth` or the exception it raised.  A provider that simulates many
+        scenarios faster together overrides it; the default asks one point at a time."""
+        out = []
+        for v, sd in zip(points, seeds):
+            try:
+                out.append(self.truth(stmt, v, seed=sd) if self.stochastic
+                           else self.truth(stmt, v))
+            except (Unavailable, ValueError, ArithmeticError, OverflowError,
+                    MemoryError) as exc:
+                out.append(exc)
+        return out
+
+    def lower_truth(self, stmt, values: dict, *, precise: bool = False) -> Truth | None:
         """A certified *lower bound* of the truth in both orders (``forward``/``backward``
-        are lower bounds, ``error`` 0), for points where :meth:`truth` is out of reach; None
-        where the provider has none.  Used only to follow an O-form path (truth/expr ≥
-        lower/expr can show a ratio is unbounded, never that a bound holds)."""
+        are lower bounds, ``error`` 0), for points where :meth:`truth` is out of reach or not
+        resolved; None where the provider has none.  It can show that a bound is exceeded
+        or that a ratio is unbounded, never that a bound holds.  ``precise=True``: at 50
+        digits (``extra["lower_mp"]``), what a violation is confirmed with."""
         return None
 
     def closed_form(self, stmt) -> sp.Expr | None:
@@ -169,6 +316,36 @@ class TruthProvider:
         to decide a scenario whose numerical truth ± error straddles the bound exactly
         (a tight bound, truth = bound, holds), instead of calling it undecided."""
         return None
+
+
+#: measured lower bounds of a provider's truth registered by other parts of the engine (the
+#: simulator's membership-inference audit): provider name → functions
+_LOWER_SOURCES: dict[str, list] = {}
+
+
+def lower_bound_source(provider: str):
+    """Decorator registering ``fn(provider, stmt, values, **context) -> Truth | None`` — a
+    certified (or confidence-bounded, said in its method) lower bound of ``provider``'s
+    truth at a point its exact computation cannot reach.  The provider asks its sources
+    itself (:func:`lower_bound_sources`); the truth package imports none of them, the
+    sources import the truth package (the simulator registers its audit this way)."""
+    def deco(fn):
+        fns = _LOWER_SOURCES.setdefault(provider, [])
+        if all(f.__module__ + f.__qualname__ != fn.__module__ + fn.__qualname__ for f in fns):
+            fns.append(fn)
+        return fn
+    return deco
+
+
+def lower_bound_sources(provider: str) -> list:
+    """The functions registered for ``provider`` by :func:`lower_bound_source`."""
+    return list(_LOWER_SOURCES.get(provider, ()))
+
+
+def is_rate(stmt) -> bool:
+    """True for a :class:`~theory.model.Rate` (a utility claim), False for a
+    :class:`~theory.model.Bound` (a privacy claim)."""
+    return getattr(stmt, "statement_type", "bound") == "rate"
 
 
 def all_classes(stmt) -> tuple:

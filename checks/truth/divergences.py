@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from functools import lru_cache
+from math import comb
 from typing import Sequence
 
 import mpmath
@@ -334,7 +334,6 @@ def mixture_vs_gaussian_int(P: Mixture1D, mean0: float, alpha: int, *, dps: int 
     a = [(m - mean0) / s for m in P.means]
     w = list(P.weights)
     J = len(w)
-    from math import comb
     if comb(a_int + J - 1, J - 1) > 2_000_000:
         raise ValueError(f"series too long: {comb(a_int + J - 1, J - 1)} terms")
     terms = []
@@ -369,16 +368,6 @@ def _log_comb(n: float, k: np.ndarray) -> np.ndarray:
     return gammaln(n + 1) - gammaln(k + 1) - gammaln(n - k + 1)
 
 
-def _lse(x: np.ndarray) -> float:
-    """log Σ exp(x) (a lean logsumexp for 1-D float arrays)."""
-    if x.size == 0:
-        return -math.inf
-    m = float(np.max(x))
-    if not math.isfinite(m):
-        return m
-    return m + math.log(float(np.sum(np.exp(x - m))))
-
-
 def _log_expm1(x: np.ndarray) -> np.ndarray:
     """log(e^x − 1) for x > 0, stable for tiny and huge x."""
     x = np.asarray(x, dtype=float)
@@ -409,7 +398,7 @@ def _sgm_log_a_int(q: float, sigma: float, alpha: int) -> float:
     k = np.arange(2, alpha + 1, dtype=float)
     terms = (_log_comb(float(alpha), k) + (alpha - k) * math.log1p(-q) + k * math.log(q)
              + _log_expm1((k * k - k) / (2 * sigma**2)))
-    return _log1p_signed(_lse(terms), -math.inf)
+    return _log1p_signed(float(lse(terms)), -math.inf)
 
 
 def _sgm_log_a_int_mp(q, sigma, alpha: int, dps: int):
@@ -453,8 +442,8 @@ def _sgm_log_quad(q: float, sigma: float, alpha: float, order: str) -> float:
     logn0 = -0.5 * x * x / s2 - math.log(sigma) - 0.5 * math.log(2 * math.pi)
     pos, neg = y > 0, y < 0
     lh = math.log(x[1] - x[0])
-    lp = _lse(logn0[pos] + _log_expm1(y[pos])) + lh if pos.any() else -math.inf
-    ln = _lse(logn0[neg] + np.log(-np.expm1(y[neg]))) + lh if neg.any() else -math.inf
+    lp = float(lse(logn0[pos] + _log_expm1(y[pos]))) + lh if pos.any() else -math.inf
+    ln = float(lse(logn0[neg] + np.log(-np.expm1(y[neg])))) + lh if neg.any() else -math.inf
     return _log1p_signed(lp, ln)
 
 

@@ -23,10 +23,15 @@ N(0, η²σ²) noise: the laws are Gaussian mixtures and the truth is exact:
   enclosure; at T = 1 the exact mixture below), exact RDP T·D_α^SGM; with feedback (s > C1) the last iterate is a
   post-processing of the trajectory, so its δ(ε) and D_α are lower bounds of the
   trajectory's;
-* **out of reach** (feedback and T > :data:`T_MAX`, (ε, δ) statements): a
-  membership-inference audit of θ_T on the batched simulator (``ef-clip-sgd``), whose
-  Clopper–Pearson bounds give δ(ε) from below with probability ≥ 95 %
-  (:func:`audit_delta_lower`); the method names the confidence and the counts.
+* **out of reach** (feedback and T > :data:`T_MAX`, (ε, δ) statements): the measured
+  lower bounds other parts of the engine register for this provider
+  (:func:`~checks.truth.base.lower_bound_source`) — the simulator's membership-inference
+  audit of θ_T (:mod:`checks.simulate.audit_truth`), whose Clopper–Pearson bounds give
+  δ(ε) from below with probability ≥ 95 %; the method names the confidence and the counts.
+
+A canary known only from below (the last iterate of a trajectory with feedback, an audit)
+makes the truth's upper end +∞: such a point can show a violation, never that the claim
+holds.
 
 The slopes tried: the largest slope every class of the statement admits (``s_max``), C1
 (no feedback, when s_max ≥ C1) and C1 + b·j·C2 (j = 1, 2, 4, …: the buffer released in
@@ -47,12 +52,32 @@ import math
 
 import mpmath
 import numpy as np
+from scipy.optimize import brentq
+from scipy.special import log_ndtr
 
 from checks.plugins import truth_provider
-from checks.truth.base import (NotMember, batch_counts, Support, Truth, TruthProvider, Unavailable,
-                               all_classes, evaluate)
-from theory.classes import (BoundedGradient, Convex, GeneralizedSmooth, GradNoise, Holder,
-                            Lipschitz, LSmooth)
+from checks.truth.base import (
+    NotMember,
+    Support,
+    Truth,
+    TruthProvider,
+    Unavailable,
+    all_classes,
+    batch_counts,
+    evaluate,
+    lower_bound_sources,
+)
+from checks.truth.divergences import Mixture1D, lse, mixture_rdp_1d, sgm_rdp
+from checks.truth.pld import PLD_INTERVAL_SMALL_NOISE, composed_deltas
+from theory.classes import (
+    BoundedGradient,
+    Convex,
+    GeneralizedSmooth,
+    GradNoise,
+    Holder,
+    Lipschitz,
+    LSmooth,
+)
 from theory.mechanisms import ErrorFeedbackSGD
 
 #: iterations reachable by the (e, k) dynamic programme in a default run
@@ -61,15 +86,6 @@ T_MAX = 64
 STATES_MAX = 200_000
 #: compositions reachable by the privacy-loss distributions in a default run
 T_MAX_PLD = 2000
-#: loss discretisation of the privacy-loss distributions (coarser than the sampled-Gaussian
-#: provider's 1e-4: small noise multipliers are common here; the enclosure stays certified)
-PLD_INTERVAL = 1e-3
-#: the membership-inference audit where the exact law is out of reach (feedback, T > T_MAX)
-AUDIT_RUNS = 4000
-AUDIT_CONFIDENCE = 0.95
-AUDIT_T_MAX = 512
-#: records the audit needs: its D is the n − 1 records other than the canary
-AUDIT_N_MIN = 2
 #: feedback multiples j tried (slopes C1 + b·j·C2)
 J_MAX = 8
 ORDER_MIN, ORDER_MAX = 1.0 + 1e-6, 256.0
@@ -135,19 +151,12 @@ def released_sum_law(T: int, q: float, s: float, b: int, C1: float, C2: float, *
     return [m for m, _ in vals], [w for _, w in vals]
 
 
-def _logsumexp(a: np.ndarray) -> float:
-    m = float(np.max(a))
-    return m + math.log(float(np.sum(np.exp(a - m))))
-
-
 def halfline_profile(means, weights, tau: float, eps: float):
     """δ(ε) in both orders between P = N(0, τ²) and Q = Σ w_i N(μ_i, τ²), μ_i ≥ 0, as
     ``(δ(Q‖P), δ(P‖Q), error, roots)``.  The log-ratio ℓ = log q/p is increasing, so the
     optimal events are {x > x₊} (ℓ(x₊) = ε) and {x < x₋} (ℓ(x₋) = −ε); each value is that of
     a valid event (a lower bound), and ``error`` bounds its distance to the supremum and
     the rounding (first order in the root's bracket width)."""
-    from scipy.optimize import brentq
-    from scipy.special import log_ndtr
     w = np.asarray(weights, dtype=float)
     mu = np.asarray(means, dtype=float)[w > 0]
     lw = np.log(w[w > 0])
@@ -155,7 +164,7 @@ def halfline_profile(means, weights, tau: float, eps: float):
         raise ValueError("means must be >= 0")
 
     def ell(x):
-        return _logsumexp(lw + (mu * x - mu * mu / 2) / tau**2)
+        return float(lse(lw + (mu * x - mu * mu / 2) / tau**2))
 
     def find(level):
         lo, hi = -tau, tau
@@ -181,7 +190,7 @@ def halfline_profile(means, weights, tau: float, eps: float):
             out.append(0.0)
             continue
         sgn = 1.0 if side == ">" else -1.0
-        lq = _logsumexp(lw + log_ndtr(sgn * (mu - x) / tau))
+        lq = float(lse(lw + log_ndtr(sgn * (mu - x) / tau)))
         lp = float(log_ndtr(sgn * (0.0 - x) / tau))
         if side == ">":                      # Q(E) − e^ε P(E)
             la, lb = lq, lp + eps
@@ -191,7 +200,7 @@ def halfline_profile(means, weights, tau: float, eps: float):
         out.append(max(d, 0.0))
         scale = math.exp(la) + math.exp(lb)
         # densities at the root bound |d(value)/dx| near it; bracket width ≤ 1e-13·(|x| + τ)
-        dens = (math.exp(_logsumexp(lw - (mu - x) ** 2 / (2 * tau**2)))
+        dens = (math.exp(float(lse(lw - (mu - x) ** 2 / (2 * tau**2))))
                 + math.exp(eps - x * x / (2 * tau**2))) / (tau * math.sqrt(2 * math.pi))
         err = max(err, 1e-11 * scale + 2e-13 * (abs(x) + tau) * dens * 1.01)
     return out[0], out[1], err, roots
@@ -237,8 +246,6 @@ class ErrorFeedbackSGDProvider(TruthProvider):
         got = super().supports(stmt)
         if not got:
             return got
-        if hasattr(stmt, "metric"):
-            return Support(False, f"{self.name}: privacy statements only")
         if stmt.mechanism.sampling != "poisson":
             return Support(False, f"{self.name}: only Poisson sampling "
                                   f"(got {stmt.mechanism.sampling})")
@@ -336,40 +343,54 @@ class ErrorFeedbackSGDProvider(TruthProvider):
         return n, b, T, C1, C2, sig
 
     def truth(self, stmt, v, *, precise=False):
+        """The largest value over the canaries: an exact truth for each canary whose law is
+        computed (the last iterate; the whole trajectory as T SGM compositions where the
+        buffer stays 0), a lower bound for the others (the last iterate of a trajectory
+        with feedback; where even that is out of reach, a registered measured lower bound:
+        the simulator's membership-inference audit).  Where any canary is known only from
+        below, the truth's upper end is +∞: the point can show a violation, never that
+        the claim holds."""
         n, b, T, C1, C2, sig = self._params(stmt, v)
         q = b / n
         rel = stmt.mechanism.release
         cands: list[Truth] = []
-        why, audit = [], []
+        lower_only = False
+        why, unreached = [], []
         for s, label in self.slopes(stmt, v, T):
             scen = (f"linear canary l(θ) = {s:.6g}·θ ({label}) vs {n - 1} zero-loss examples, "
                     f"q = {q:.6g}, T = {T}")
-            if rel == "all" and s <= C1 * (1 + 1e-15) and T > 1:
+            partial = rel == "all" and T > 1
+            if partial and s <= C1 * (1 + 1e-15):
                 try:
                     cands.append(self._composition(stmt, v, q, b * sig / s, T, scen, precise))
+                    partial = False          # the trajectory's law is known: exact
                 except Unavailable as exc:
                     why.append(str(exc))
             try:
                 cands.append(self._last(stmt, v, q, s, b, C1, C2, sig, T, scen, precise,
-                                        lower_only=(rel == "all" and T > 1)))
+                                        lower_only=partial))
+                lower_only |= partial
             except Unavailable as exc:
                 why.append(str(exc))
-                if stmt.profile and s > C1 and T <= AUDIT_T_MAX:
-                    if n >= AUDIT_N_MIN:
-                        audit.append((s, scen))
-                    else:
-                        why.append(f"no audit: n = {n} < {AUDIT_N_MIN} (the audit's D holds "
-                                   "the n - 1 other records and needs one)")
-        if audit:
-            # only where the exact candidates do not already exceed the claimed δ (the
-            # audit costs seconds), and once per point: the largest slope
+                if s > C1:
+                    unreached.append((s, scen))
+        if unreached and stmt.profile:
+            # only where the computed candidates do not already exceed the claimed δ (a
+            # measured bound costs seconds), and once per point: the largest slope
             try:
                 claim = evaluate(stmt.delta, v) if stmt.delta is not None else 0.0
             except Unavailable:
                 claim = 0.0
             if not any(t.lower > claim for t in cands):
-                s, scen = audit[-1]
-                cands.append(self._audit(stmt, v, n, b, T, s, C1, C2, sig, scen))
+                s, scen = unreached[-1]
+                for src in lower_bound_sources(self.name):
+                    got = src(self, stmt, v, n=n, b=b, T=T, s=s, C1=C1, C2=C2, sigma=sig,
+                              scenario=scen)
+                    if isinstance(got, Truth):
+                        cands.append(got)
+                        lower_only = True
+                    elif got:
+                        why.append(str(got))
         if not cands:
             raise Unavailable("; ".join(why) or "no slope admitted")
         best = max(cands, key=lambda t: t.lower)
@@ -377,11 +398,13 @@ class ErrorFeedbackSGDProvider(TruthProvider):
             lows = [t.extra.get("lower_mp") for t in cands if t.extra.get("lower_mp") is not None]
             if lows:
                 best.extra["lower_mp"] = max(lows)
+        if lower_only:
+            best = Truth(best.forward, best.backward, best.error, best.method, best.scenario,
+                         dict(best.extra, upper_unknown=True), lo=best.lower, hi=math.inf)
         return best
 
     # ---- whole trajectory without feedback: T compositions of the SGM
     def _composition(self, stmt, v, q, z, T, scen, precise):
-        from checks.truth.divergences import sgm_rdp
         if stmt.profile:
             if T > T_MAX_PLD:
                 raise Unavailable(f"T = {T} > {T_MAX_PLD} compositions (PLD in a default run)")
@@ -406,23 +429,6 @@ class ErrorFeedbackSGDProvider(TruthProvider):
             t.extra["lower_mp"] = mpmath.mpf(T) * mpmath.mpf(max(f, r)) * (1 - mpmath.mpf(2) ** -50)
         return t
 
-    # ---- the audit where the exact law is out of reach
-    def _audit(self, stmt, v, n, b, T, s, C1, C2, sig, scen):
-        eps = evaluate(stmt.expr, v)
-        dl = evaluate(stmt.delta, v) if stmt.delta is not None else 1e-5
-        if not 0 <= dl < 1:
-            raise Unavailable(f"delta = {dl!r} outside [0, 1)")
-        f, r, a = audit_delta_lower(n, b, T, s, C1, C2, sig, eps, dl)
-        t = Truth(f, r, 0.0, f"membership-inference audit of θ_T (exact law out of reach): "
-                  f"lower bounds holding with probability ≥ {a.confidence:g} (Clopper–"
-                  f"Pearson, Bonferroni): FNR = {round(a.fnr * a.n_in_eval)}/{a.n_in_eval}, "
-                  f"FPR = {round(a.fpr * a.n_out_eval)}/{a.n_out_eval} on the evaluation "
-                  f"half ({AUDIT_RUNS} runs per side, threshold {a.threshold:.6g}, side "
-                  f"{a.side:+d}, fixed seed)", scen)
-        t.extra["lower_mp"] = mpmath.mpf(max(f, r))
-        t.extra["audit"] = a.as_dict()
-        return t
-
     # ---- last iterate (exact), a lower bound for the trajectory
     def _last(self, stmt, v, q, s, b, C1, C2, sig, T, scen, precise, lower_only):
         if T > T_MAX:
@@ -443,7 +449,6 @@ class ErrorFeedbackSGDProvider(TruthProvider):
                     t.extra["lower_mp"] = max(vals)
                 t.method += ", event values re-evaluated with mpmath at 50 digits"
             return t
-        from checks.truth.divergences import Mixture1D, mixture_rdp_1d
         a = _order(stmt, v)
         P = Mixture1D((1.0,), (0.0,), (tau,))
         Q = Mixture1D(tuple(weights), tuple(means), (tau,))
@@ -455,46 +460,15 @@ class ErrorFeedbackSGDProvider(TruthProvider):
         return t
 
 
-def audit_delta_lower(n: int, b: int, T: int, s: float, C1: float, C2: float, sigma: float,
-                      eps: float, delta: float, *, runs: int = AUDIT_RUNS, seed: int = 0,
-                      confidence: float = AUDIT_CONFIDENCE):
-    """Lower bounds of δ(ε) in both orders, each holding with probability ≥ ``confidence``,
-    from a membership-inference audit of θ_T: ``runs`` runs of the batched ``ef-clip-sgd``
-    simulator on D' (the linear canary of slope s, n − 1 zero-loss examples) and on D, a
-    threshold test on θ_T chosen on a calibration half for the claimed ``delta``
-    (:func:`checks.simulate.audit.threshold_audit`), Clopper–Pearson upper bounds of its
-    error rates on the evaluation half: δ(D'‖D) ≥ 1 − FNR⁺ − e^ε FPR⁺ and
-    δ(D‖D') ≥ 1 − FPR⁺ − e^ε FNR⁺ (the test's region and its complement).  Returns
-    ``(forward, backward, audit)``; deterministic for a seed."""
-    import dataclasses
-
-    from checks.simulate.algorithms import Hyper, make_algorithm
-    from checks.simulate.audit import threshold_audit
-    from checks.simulate.problems import Canary, gradient_canary
-    from checks.simulate.runner import simulate_pair
-    prob = gradient_canary(d=1, n=n)
-    prob = dataclasses.replace(prob, canary=Canary("gradient", 1, gradient_norm=s))
-    hp = Hyper(eta=1.0, C=C1, sigma_dp=sigma, b=b, C2=C2)
-    r_in, r_out = simulate_pair(prob, make_algorithm("ef-clip-sgd"), hp, runs=runs, T=T,
-                                seed=seed, device="cpu", dtype="float64")
-    a = threshold_audit(r_in.final[:, 0].numpy(), r_out.final[:, 0].numpy(), delta=delta,
-                        confidence=confidence, seed=seed)
-    # a side −1 test flags "member" for small scores: its region E, the complement E^c
-    fwd = 1.0 - a.fnr_upper - math.exp(eps) * a.fpr_upper
-    bwd = 1.0 - a.fpr_upper - math.exp(eps) * a.fnr_upper
-    return max(fwd, 0.0), max(bwd, 0.0), a
-
-
 def _pld(q, z, count, eps, *, pessimistic):
     """(δ remove, δ add) at ε of ``count`` compositions of SGM(q, z), dp-accounting's PLD
     (dp-accounting's names of the pair) at a loss discretisation of
-    :data:`PLD_INTERVAL`: optimistic privacy buckets below, pessimistic connect-the-dots
-    above, so the pair of calls encloses δ(ε)."""
-    from checks.truth.pld import composed_deltas
+    :data:`~checks.truth.pld.PLD_INTERVAL_SMALL_NOISE`: optimistic privacy buckets below,
+    pessimistic connect-the-dots above, so the pair of calls encloses δ(ε)."""
     # small noise multipliers spread the loss widely: a coarser grid there (the enclosure
     # widens, it stays certified)
     return composed_deltas(z, q, count, eps, pessimistic=pessimistic,
-                           interval=PLD_INTERVAL * max(1.0, (0.5 / z) ** 2))
+                           interval=PLD_INTERVAL_SMALL_NOISE * max(1.0, (0.5 / z) ** 2))
 
 
 def _order(stmt, v) -> float:

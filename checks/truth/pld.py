@@ -29,10 +29,23 @@ import math
 
 import numpy as np
 
+#: the privacy-loss discretisation of a composed sampled Gaussian's profile (δ within ~10⁻³
+#: relative of the limit for the noise multipliers of typical claims, ≥ 0.5)
+PLD_INTERVAL = 1e-4
+#: the coarser discretisation where small noise multipliers are common (the error-feedback
+#: trajectory's SGM(q, bσ/s) with s up to the largest admitted slope): a privacy loss spread
+#: over ~1/z² costs 1/z² more buckets at a given interval; the enclosure stays certified
+PLD_INTERVAL_SMALL_NOISE = 1e-3
+#: the coarse discretisation tried first where only δ ≤ ``enough`` is asked (connect-the-dots
+#: stays within ~1e-3 relative of its 1e-4 value there; the optimistic buckets' lower end is
+#: far looser, but certified)
+PLD_INTERVAL_COARSE = 1e-2
+
 
 def _library():
+    # lazy: dp-accounting (a second to import) only where a PLD is built
     from dp_accounting.pld import privacy_loss_distribution as pld
-    from dp_accounting.pld import privacy_loss_mechanism as plm
+    from dp_accounting.pld import privacy_loss_mechanism as plm  # lazy: dp-accounting
     return pld, plm
 
 
@@ -106,7 +119,7 @@ def _vector_gaussian_class():
 
         # ---- dp-accounting's get_delta_for_epsilon with the inverse taken at once
         def get_delta_for_epsilon(self, epsilon):
-            import numbers
+            import numbers  # lazy: inside a subclass built on first use
             if isinstance(epsilon, numbers.Number):
                 return super().get_delta_for_epsilon(epsilon)
             epsilons = np.asarray(epsilon)

@@ -30,14 +30,29 @@ import math
 
 import mpmath
 import numpy as np
+from scipy.special import log_ndtr
 
 from checks.plugins import truth_provider
-from checks.truth.base import (NotMember, Support, Truth, TruthProvider, Unavailable,
-                               all_classes, evaluate)
+from checks.truth.base import (
+    NotMember,
+    Support,
+    Truth,
+    TruthProvider,
+    Unavailable,
+    all_classes,
+    evaluate,
+)
+from checks.truth.divergences import lse
 from checks.truth.providers import gaussian_delta
-from checks.oracles.stability import run_sgd
-from theory.classes import (BoundedDomain, Convex, Holder, LowerBounded, NonNegative,
-                            OriginBounds)
+from checks.truth.sgd_paths import run_sgd
+from theory.classes import (
+    BoundedDomain,
+    Convex,
+    Holder,
+    LowerBounded,
+    NonNegative,
+    OriginBounds,
+)
 from theory.mechanisms import AveragedSGD
 
 ENUMERATE_MAX = 1024
@@ -48,17 +63,10 @@ GRID = 128
 A_RANGE = (1e-6, 1e6)
 
 
-def _logsumexp(x, axis=0):
-    m = np.max(x, axis=axis, keepdims=True)
-    m = np.where(np.isfinite(m), m, 0.0)
-    return (m + np.log(np.sum(np.exp(x - m), axis=axis, keepdims=True))).squeeze(axis)
-
-
 def _log_tail(means, weights, grid, sigma, sgn):
     """log Σ_i w_i Φ(±(μ_i − x)/σ) for every x of the grid."""
-    from scipy.special import log_ndtr
-    return _logsumexp(np.log(weights)[:, None]
-                      + log_ndtr(sgn * (means[:, None] - grid[None, :]) / sigma))
+    return lse(np.log(weights)[:, None]
+               + log_ndtr(sgn * (means[:, None] - grid[None, :]) / sigma), axis=0)
 
 
 def halfline_delta(a_means: np.ndarray, b_means: np.ndarray, sigma: float, eps: float,

@@ -39,11 +39,33 @@ import math
 import mpmath
 
 from checks.plugins import truth_provider
-from checks.truth.base import (NotMember, batch_counts, Support, Truth, TruthProvider, Unavailable,
-                               all_classes, evaluate)
-from theory.classes import (BoundedDomain, BoundedGradient, Convex, GeneralizedSmooth,
-                            GradNoise, Holder, Lipschitz, LowerBounded, LSmooth,
-                            NonNegative)
+from checks.truth.accountant import CERT_REL_TOL, AccountantError, certified_rdp
+from checks.truth.accountant_fft import linear_canary_exact, linear_canary_mixtures
+from checks.truth.base import (
+    NotMember,
+    Support,
+    Truth,
+    TruthProvider,
+    Unavailable,
+    all_classes,
+    batch_counts,
+    evaluate,
+)
+from checks.truth.divergences import mixture_rdp_1d, mixture_vs_gaussian_int, sgm_rdp
+from checks.truth.losses import linear_canary
+from checks.truth.pld import PLD_INTERVAL, PLD_INTERVAL_COARSE, composed_deltas
+from theory.classes import (
+    BoundedDomain,
+    BoundedGradient,
+    Convex,
+    GeneralizedSmooth,
+    GradNoise,
+    Holder,
+    Lipschitz,
+    LowerBounded,
+    LSmooth,
+    NonNegative,
+)
 from theory.mechanisms import Composition, GaussianMechanism, NoisySGD, SampledGaussian
 
 #: orders above this are out of reach of the double-precision evaluations
@@ -167,11 +189,6 @@ def gaussian_delta(eps, sens, sigma, *, precise=False):
 
 
 # --------------------------------------------------------------------------------------
-#: the privacy-loss discretisation of a privacy profile's truth, and the coarser one tried
-#: first where only δ ≤ ``enough`` is asked (connect-the-dots stays within ~1e-3 relative of
-#: its 1e-4 value there; the optimistic buckets' lower end is far looser, but certified)
-PLD_INTERVAL = 1e-4
-COARSE_INTERVAL = 1e-2
 
 
 class SampledGaussianProvider(TruthProvider):
@@ -212,7 +229,6 @@ class SampledGaussianProvider(TruthProvider):
                                          for k in range(1, 8)]}
 
     def truth(self, stmt, v, *, precise=False, enough=None, rel_tol=None):
-        from checks.truth.divergences import sgm_rdp
         base, count = self._parts(stmt.mechanism)
         q, s = evaluate(base.q, v), evaluate(base.sigma, v)
         k = evaluate(count, v) if count != 1 else 1.0
@@ -221,12 +237,12 @@ class SampledGaussianProvider(TruthProvider):
         if stmt.profile:
             eps, k = evaluate(stmt.expr, v), int(round(k))
             if enough is not None and not precise and max(_pld_delta(
-                    q, s, k, eps, pessimistic=True, interval=COARSE_INTERVAL)) <= enough:
+                    q, s, k, eps, pessimistic=True, interval=PLD_INTERVAL_COARSE)) <= enough:
                 # the coarse upper end decides: only then is its (remembered) bracket built
-                got = self._profile(stmt, eps, q, s, k, COARSE_INTERVAL)
+                got = self._profile(stmt, eps, q, s, k, PLD_INTERVAL_COARSE)
                 if got.upper <= enough:
                     got.extra["coarse"] = True
-                    got.method += (f", discretised at {COARSE_INTERVAL:g} (enough to show "
+                    got.method += (f", discretised at {PLD_INTERVAL_COARSE:g} (enough to show "
                                    f"δ ≤ {enough:.6g})")
                     return got
             return self._profile(stmt, eps, q, s, k)
@@ -273,7 +289,6 @@ def _pld_delta(q, sigma, count, eps, *, pessimistic, interval=PLD_INTERVAL):
     of the pair (its REMOVE = our forward order D(mixture ‖ N), its ADD = our backward);
     the privacy loss discretised at ``interval``.  Remembered per process (a violation's
     confirmation asks again for the point the search found)."""
-    from checks.truth.pld import composed_deltas
     if count > 10**5:
         raise Unavailable(f"{count} compositions: out of reach of the PLD in a default run")
     # connect-the-dots has no optimistic estimate: the lower end is dp-accounting's
@@ -373,7 +388,7 @@ class NoisySGDProvider(TruthProvider):
                 "noise down": [dict(base, n=100, b=1, s=s, order=8.0, T=1)
                                for s in (10.0, 3.0, 1.0, 0.5, 0.25, 0.1)]}
 
-    def lower_truth(self, stmt, v):
+    def lower_truth(self, stmt, v, *, precise=False):
         return _sign_lower(stmt, v, self)
 
     def _composed(self, stmt, v, a, q, s_eff, T, enough, scen) -> Truth | None:
@@ -395,15 +410,10 @@ class NoisySGDProvider(TruthProvider):
         return t if t.upper <= enough else None
 
     def truth(self, stmt, v, *, precise=False, enough=None, rel_tol=None):
-        from checks.truth.divergences import (mixture_rdp_1d, mixture_vs_gaussian_int,
-                                              sgm_rdp)
-        from checks.truth.accountant import CERT_REL_TOL, AccountantError, certified_rdp
-        from checks.truth.losses import linear_canary
-        from checks.truth.accountant_fft import linear_canary_exact, linear_canary_mixtures
         m = stmt.mechanism
         a = _order(stmt, v)
         n, b, T = batch_counts(m, v)
-        eta, C, sig = evaluate(m.eta, v), evaluate(m.C, v), evaluate(m.sigma, v)
+        eta, _, sig = evaluate(m.eta, v), evaluate(m.C, v), evaluate(m.sigma, v)
         slope = self._slope(stmt, v)
         if not (slope > 0 and eta > 0 and sig > 0):
             raise Unavailable("slope, eta and sigma must be > 0")

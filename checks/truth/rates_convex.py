@@ -27,18 +27,17 @@ probability > γ', so its (1 − γ')-quantile is at least that: a deterministic
 evaluated at 50 digits, decisive where the algorithm cannot move far (a step size that
 makes Tη vanish).
 
-**O-forms** (the paper's constant is unknown): the ratio measured/claimed is followed
-along paths that move each *rate variable* (a free symbol of the claimed expression that
-is not a class constant) toward both ends of its admissible range, n first, from base
-points spread over ν ∈ {0, 1/2, 1} (more at larger budgets); the class constants (ν, L,
-M, M0, r, the algorithm's β …) stay fixed along a path — the unknown constant may depend
-on them.  VIOLATED only when the ratio grows without bound along an admissible path:
-×≥2 at each of its last three steps and above 1 at the end, either for the certified
-floor (its values re-checked at 50 digits) or for the simulated quantile taken
-conservatively (lower end of the interval at a step over the upper end at the one
-before).  Otherwise HOLDS-ON-SCENARIOS with the largest ratio and the trend per path.
-Explicit forms: VIOLATED when the certified floor or the lower end of the measured
-interval exceeds the bound, re-checked at 50 digits.
+**The search** is the statement driver's (:mod:`checks.statements`); this provider's plan:
+base points spread over ν ∈ {0, 1/2, 1} (its anchors, n = 8), moved to plain values; paths
+that move each *rate variable* (a free symbol of the claimed expression or the confidence
+that is not a class constant: the unknown constant may depend on the class constants ν,
+L, M, M0, r …) toward both ends of its admissible range, 8 steps of ×10; simulations where
+in reach (runs × n, runs × T × d and T capped), the certified floor everywhere (it is
+cheap).  O-forms: VIOLATED only when the ratio grows without bound along an admissible
+path (×≥2 at each of its last three steps, above 1 at the end), a floor's growth re-checked
+at 50 digits.  Explicit forms: VIOLATED when the certified floor or the lower end of the
+measured interval exceeds the bound, re-checked at 50 digits (the order statistic's run
+re-evaluated exactly for the excess risk).
 """
 from __future__ import annotations
 
@@ -51,33 +50,46 @@ import numpy as np
 import sympy as sp
 
 from checks.plugins import truth_provider
-from checks.truth.base import (Support, TruthProvider, Unavailable, all_classes, evaluate,
-                               evaluate_mp)
+from checks.truth.base import (
+    SearchPlan,
+    Support,
+    Truth,
+    TruthProvider,
+    Unavailable,
+    all_classes,
+    evaluate,
+)
 from checks.truth.power_loss import PowerLoss, family_for
-from theory.classes import (BoundedDomain, Convex, Holder, LowerBounded, MinimiserNorm,
-                            NonNegative, OriginBounds)
+from theory.classes import (
+    BoundedDomain,
+    Convex,
+    Holder,
+    LowerBounded,
+    MinimiserNorm,
+    NonNegative,
+    OriginBounds,
+)
 from theory.mechanisms import AveragedSGD
-from theory.metrics import (EMPIRICAL_GAP_AT_MINIMISER, EXCESS_RISK, GENERALISATION_GAP,
-                            OUTPUT_NOISE_RISK)
+from theory.metrics import (
+    EMPIRICAL_GAP_AT_MINIMISER,
+    EXCESS_RISK,
+    GENERALISATION_GAP,
+    OUTPUT_NOISE_RISK,
+)
 
-#: default budget of the engine (the sizes below scale with budget / DEFAULT_BUDGET)
-DEFAULT_BUDGET = 2000
 RUNS = 48
-#: simulation caps at the default budget: steps, and runs × steps × d
+#: simulation caps: steps, runs × steps × d, runs × n (the samples drawn)
 T_CAP = 4096
 COST_CAP = 6e6
+N_CAP = 2e7
 D_CAP = 64
-#: the first n of the n-paths, and the factor per step
+#: the n of the base points (the paths start there)
 N0 = 8
-N_FACTOR = 4
-#: points per simulated path; certified-floor paths go further (cheap)
-SIM_STEPS = 3
+#: steps of ×10 per path (the certified floor is cheap; simulations stop at the caps)
 CERT_STEPS = 8
 CONF = 0.999
-#: drawn points tried per value of ν for a base point
+#: random points of an explicit form's search
 BASE_TRIES = 6
-NICE = (1.0, 2.0, 0.5, 0.1, 10.0, 0.01, 100.0)
-NICE_INT = (8.0, 16.0, 32.0, 64.0, 4.0, 2.0, 128.0)
 Z_SE = 4.0
 DPS = 50
 
@@ -307,30 +319,98 @@ class PowerLossSGDProvider(TruthProvider):
     classes = CLASSES
     metrics = METRICS
 
+    stochastic = True
+
     def supports(self, stmt):
-        if not hasattr(stmt, "metric"):
-            return Support(False, f"{self.name}: rates only")
-        if stmt.metric not in METRICS:
-            return Support(False, f"{self.name}: metric {stmt.metric.key} not measured")
-        if not isinstance(stmt.algorithm, AveragedSGD):
-            return Support(False, f"{self.name}: algorithm {stmt.algorithm.name} not simulated")
+        got = super().supports(stmt)
+        if not got:
+            return got
         cls = all_classes(stmt)
         for c in cls:
-            if not isinstance(c, CLASSES):
-                return Support(False, f"{self.name}: the power-loss family is not a known "
-                                      f"member of {c.name}")
             if isinstance(c, BoundedDomain) and c.measure != "radius" and \
-                    stmt.algorithm.radius is not None:
+                    stmt.mechanism.radius is not None:
                 return Support(False, f"{self.name}: a domain given by its diameter")
         if not any(isinstance(c, Holder) for c in cls):
             return Support(False, f"{self.name}: needs Holder(nu, L) to pick a member")
-        if any(isinstance(c, BoundedDomain) for c in cls) and stmt.algorithm.radius is None:
+        if any(isinstance(c, BoundedDomain) for c in cls) and stmt.mechanism.radius is None:
             return Support(False, f"{self.name}: the statement assumes a bounded domain, the "
                                   "algorithm projects on none")
         return Support(True)
 
+    def plan(self, stmt, budget):
+        st = _setup(stmt)
+        variables = tuple(self._variables(stmt))
+        n = {s.name for s in stmt.mechanism.n.free_symbols} & set(variables)
+        # simulated along n where the claim involves it (the other rate variables: the
+        # certified floor only), along every rate variable otherwise
+        return SearchPlan(random=BASE_TRIES, anchor_bases=1, base_tries=BASE_TRIES,
+                          targeted=False, bases=3 if isinstance(st.nu, sp.Symbol) else 1,
+                          variables=variables, measured=tuple(n) or None,
+                          path_steps=CERT_STEPS, path_factor=10.0, explicit_paths=True,
+                          simple_bases=True)
+
+    def reads(self, stmt):
+        return set(_d_symbol(stmt))
+
+    def describe(self, stmt):
+        conf = ("" if stmt.confidence is None
+                else f" at probability 1 − {sp.sstr(stmt.confidence)}")
+        return (f"power-loss family c‖w − z‖^(1+ν)/(1+ν) in R^d, ‖w*‖ = r, {RUNS} runs per "
+                f"scenario, T ≤ {T_CAP} and runs × n ≤ {N_CAP:g} simulated, the certified "
+                f"floor elsewhere; metric {stmt.metric.key}{conf}")
+
+    def derived(self, stmt):
+        out = {"n": stmt.mechanism.n}
+        st = _setup(stmt)
+        if isinstance(st.nu, sp.Symbol):
+            out["nu"] = st.nu
+        return out
+
+    def anchors(self, stmt):
+        """ν ∈ {0, 1/2, 1} where ν is free (the three regimes of the Hölder class), n = 8."""
+        if isinstance(_setup(stmt).nu, sp.Symbol):
+            return [{"nu": nu, "n": float(N0)} for nu in (0.0, 0.5, 1.0)]
+        return [{"n": float(N0)}]
+
+    def complete(self, stmt, v: dict) -> dict:
+        """``v`` with M, M0 set to the member's suprema (they are computed, not free)."""
+        st = _setup(stmt)
+        fam = self.family(stmt, v)
+        w = dict(v)
+        if st.M is not None:
+            w[st.M.name] = fam.M
+        if st.M0 is not None:
+            w[st.M0.name] = fam.M0
+        return w
+
+    def reach(self, stmt, v):
+        fam = self.family(stmt, v)
+        al = self.algorithm_at(stmt, v)
+        if al["T"] > T_CAP or fam.d > D_CAP or RUNS * al["T"] * fam.d > COST_CAP \
+                or RUNS * al["n"] > N_CAP:
+            raise Unavailable(f"T = {al['T']}, n = {al['n']}, d = {fam.d}: beyond the "
+                              "simulation budget")
+
+    def truth(self, stmt, v, *, precise=False, seed: int = 0):
+        m = self.measure(stmt, v, runs=RUNS, seed=seed, t_cap=T_CAP, cost_cap=COST_CAP)
+        t = Truth.interval(m.lo, m.hi, m.what, "power-loss family", estimate=m.value)
+        if precise:
+            t.extra["lower_mp"] = self._lower_mp(stmt, v, m)
+        return t
+
+    def lower_truth(self, stmt, v, *, precise=False):
+        f = self.floor(stmt, v, dps=DPS if precise else 15)
+        if f is None or not f > 0:
+            return None
+        t = Truth(float(f), float(f), 0.0, "certified floor of the quantile (movement bound "
+                  "from w_1 = 0, Gaussian concentration)" + (", 50 digits" if precise else ""),
+                  "power-loss family", {"lower_only": True})
+        if precise:
+            t.extra["lower_mp"] = f
+        return t
+
     # ---- points
-    def member(self, stmt, v: dict) -> PowerLoss:
+    def family(self, stmt, v: dict) -> PowerLoss:
         """The member at ``v``; raises Unavailable when none fits (ν outside [0, 1], ‖w*‖
         outside the domain)."""
         st = _setup(stmt)
@@ -340,7 +420,7 @@ class PowerLossSGDProvider(TruthProvider):
             raise Unavailable(f"nu = {nu:g} outside [0, 1]")
         if not (r > 0):
             raise Unavailable(f"‖w*‖ = {r:g} must be > 0 for this family")
-        a = stmt.algorithm
+        a = stmt.mechanism
         if a.radius is not None and r > evaluate(a.radius, v):
             raise Unavailable("‖w*‖ exceeds the domain's radius")
         d = self._dim(stmt, v)
@@ -356,22 +436,8 @@ class PowerLossSGDProvider(TruthProvider):
             raise Unavailable(f"d = {x:g} is not a positive integer")
         return int(x)
 
-    def _fix(self, stmt, space, v: dict) -> dict | None:
-        """``v`` with M, M0 set to the member's suprema, admissible, or None."""
-        st = _setup(stmt)
-        try:
-            fam = self.member(stmt, v)
-        except (Unavailable, ValueError):
-            return None
-        w = dict(v)
-        if st.M is not None:
-            w[st.M.name] = fam.M
-        if st.M0 is not None:
-            w[st.M0.name] = fam.M0
-        return space.admissible(w)
-
     def algorithm_at(self, stmt, v) -> dict:
-        a = stmt.algorithm
+        a = stmt.mechanism
         out = {}
         for nm in ("n", "T"):
             x = evaluate(getattr(a, nm), v)
@@ -389,7 +455,7 @@ class PowerLossSGDProvider(TruthProvider):
     # ---- measuring
     def measure(self, stmt, v, *, runs: int, seed: int, t_cap: int, cost_cap: float
                 ) -> Measured:
-        fam = self.member(stmt, v)
+        fam = self.family(stmt, v)
         al = self.algorithm_at(stmt, v)
         if al["T"] > t_cap or runs * al["T"] * fam.d > cost_cap:
             raise Unavailable(f"T = {al['T']}, d = {fam.d}: beyond the simulation budget")
@@ -414,7 +480,7 @@ class PowerLossSGDProvider(TruthProvider):
         """The certified floor of the quantile (excess risk, high-probability claims)."""
         if stmt.metric is not EXCESS_RISK or stmt.confidence is None:
             return None
-        fam = self.member(stmt, v)
+        fam = self.family(stmt, v)
         al = self.algorithm_at(stmt, v)
         g = evaluate(stmt.confidence, v)
         if not (0 < g < 1):
@@ -422,348 +488,32 @@ class PowerLossSGDProvider(TruthProvider):
         return excess_floor(fam, T=al["T"], eta=al["eta"], sigma_grad=al["sigma_grad"],
                             sigma_out=al["sigma_out"], radius=al["radius"], gamma=g, dps=dps)
 
-    # ---- the check
-    def check(self, stmt, *, budget: int, seed: int):
-        from checks.statements import Outcome, Space, seeded as _seeded
-        scale = max(0.25, budget / DEFAULT_BUDGET)
-        runs = max(16, int(RUNS * min(scale, 8)))
-        t_cap, cost_cap = T_CAP * scale, COST_CAP * scale
-        space = Space(stmt)
-        if space.predicates:
-            return Outcome(stmt.label, tested=False,
-                           detail=f"rate {stmt.label} ({self.name}): NOT-TESTED — named "
-                                  f"predicate {space.predicates[0]!r}")
+    def _lower_mp(self, stmt, v, m: Measured):
+        """The measured interval's lower end at 50 digits: for the excess risk, the order
+        statistic's run re-evaluated exactly."""
+        if stmt.metric is EXCESS_RISK and m.points is not None:
+            fam = self.family(stmt, v)
+            idx = int(np.argmin(np.abs(m.sample - m.lo)))
+            with mpmath.workdps(DPS):
+                return fam.risk_mp(m.points[idx], DPS) - mpmath.mpf(fam.f_star)
+        return mpmath.mpf(m.lo)
+
+    def _variables(self, stmt) -> list[str]:
+        """Rate variables: free symbols of the claimed expression (and the confidence) that
+        are not class constants; n first."""
         st = _setup(stmt)
-        rng = np.random.default_rng(_seeded(seed, "power-loss-base"))
-        drawn = space.draw(rng, 96)
-        nus = [0.0, 0.5, 1.0] if scale < 2 else [0.0, 0.25, 0.5, 0.75, 1.0]
-        bases, why = [], {}
-        for nu_t in (nus if isinstance(st.nu, sp.Symbol) else [None]):
-            reason = "no admissible point drawn"
-            for v0 in drawn[:BASE_TRIES]:
-                v, reason = self._base(stmt, space, v0, nu_t, st, t_cap, cost_cap, runs)
-                if v is not None:
-                    bases.append(v)
-                    break
-            else:
-                why[nu_t] = reason
-        if not bases:
-            return Outcome(stmt.label, tested=False,
-                           detail=f"rate {stmt.label} ({self.name}): NOT-TESTED — no "
-                                  f"admissible scenario in reach of the simulation "
-                                  f"({len(drawn)} drawn; α tried: {nus})")
-        variables = self._variables(stmt, space, st)
-        n_names = {s.name for s in stmt.algorithm.n.free_symbols}
-        # n is the primary variable when the claim involves it; otherwise every rate
-        # variable is simulated (shorter paths at the default budget)
-        n_primary = bool(n_names & set(variables))
-        rows, worst, violated, samples = [], None, [], 0
-        for bi, base in enumerate(bases):
-            for name in variables:
-                for direction in ("up", "down"):
-                    # simulated along n at every budget, along the other variables from
-                    # twice the default budget; the certified floor along every path
-                    sim_ok = name in n_names or not n_primary or scale >= 2
-                    steps = SIM_STEPS if (name in n_names or scale >= 2) else SIM_STEPS - 1
-                    pts = self._path(stmt, space, base, name, direction, CERT_STEPS,
-                                     factor=10.0)
-                    sim_pts = (self._path(stmt, space, base, name, direction, steps,
-                                          factor=float(N_FACTOR) if name in n_names else 10.0)
-                               if sim_ok else [])
-                    if len(pts) < 2 and len(sim_pts) < 2:
-                        continue
-                    got = self._follow(stmt, pts, sim_pts, name, runs=runs, t_cap=t_cap,
-                                       cost_cap=cost_cap,
-                                       seed=_seeded(seed, "path", bi, name, direction))
-                    if got is None:
-                        continue
-                    samples += got["samples"]
-                    label = f"α={self._nu_text(st, base)} {name} {got['arrow']}"
-                    rows.append((label, got))
-                    if got["violated"]:
-                        violated.append((name not in n_names, len(violated), label, got))
-                    m = got["max_ratio"]
-                    if m is not None and (worst is None or m > worst[1]["max_ratio"]):
-                        worst = (label, got)
-        violated = [(lbl, g) for *_, lbl, g in sorted(violated, key=lambda x: x[:2])]
-        head = f"rate {stmt.label} ({self.name})"
-        conf = ("" if stmt.confidence is None
-                else f" at probability 1 − {sp.sstr(stmt.confidence)}")
-        txt = "; ".join(f"{lbl}: {g['trend']}" for lbl, g in rows[:12])
-        more = f" (+{len(rows) - 12} paths)" if len(rows) > 12 else ""
-        setup = (f"power-loss family c‖w − z‖^(1+ν)/(1+ν) in R^d, ‖w*‖ = r, {runs} runs per "
-                 f"scenario, T ≤ {int(t_cap)} simulated; metric {stmt.metric.key}{conf}")
-        if violated:
-            label, got = violated[0]
-            also = ("" if len(violated) == 1 else
-                    f"; also along {', '.join(repr(lbl) for lbl, _ in violated[1:])}")
-            return Outcome(stmt.label, violated=True, ratio=got["final_ratio"],
-                           witness=got["witness"],
-                           detail=f"{head}: VIOLATED — {got['why']} along path '{label}'{also} "
-                                  + ("(×≥2 at each of its last three steps, " if stmt.form == "O"
-                                     else "(above the explicit bound, ")
-                                  + f"confirmed at {DPS} digits); {txt}{more}; {setup}",
-                           samples=samples, paths={lbl: g["ends"] for lbl, g in rows})
-        skipped = "".join(f"; α = {nu:g} not reached: {w}" for nu, w in why.items()
-                          if nu is not None)
-        setup += skipped
-        if worst is None:
-            return Outcome(stmt.label, tested=False,
-                           detail=f"{head}: NOT-TESTED — no path could be measured "
-                                  f"({len(bases)} base points); {setup}")
-        form = "O-bound" if stmt.form == "O" else "explicit bound"
-        return Outcome(stmt.label, ratio=worst[1]["max_ratio"], witness=worst[1]["witness"],
-                       detail=f"{head}: holds on scenarios ({form}), largest measured/claimed "
-                              f"= {worst[1]['max_ratio']:.3g} on '{worst[0]}'; {txt}{more}; "
-                              f"{setup}",
-                       samples=samples, paths={lbl: g["ends"] for lbl, g in rows})
-
-    # ---- helpers
-    @staticmethod
-    def _nu_text(st, v):
-        try:
-            return f"{evaluate(st.nu, v):g}"
-        except Unavailable:
-            return "?"
-
-    def _variables(self, stmt, space, st) -> list[str]:
-        """Rate variables: free symbols of the claimed expression (and the confidence)
-        that are sampled (not defined) and not class constants; n first."""
         syms = set(stmt.expr.free_symbols)
         if stmt.confidence is not None:
             syms |= stmt.confidence.free_symbols
-        names = {s.name for s in syms - st.constants} & {d.sym.name for d in space.doms}
-        n_name = [s.name for s in stmt.algorithm.n.free_symbols]
+        names = {s.name for s in syms - st.constants}
+        n_name = [s.name for s in stmt.mechanism.n.free_symbols]
         return sorted(names, key=lambda x: (x not in n_name, x))
-
-    def _nice(self, stmt, space, v: dict, keep: set) -> dict:
-        """``v`` with every sampled symbol outside ``keep`` moved, where admissible, to a
-        plain value (1, 2, 1/2 …; the middle of a bounded interval first; 8, 16, 32 … for
-        integers): base points people can read, from which the paths start."""
-        w = v
-        for _ in range(3):
-            for dom in space.doms:
-                nm = dom.sym.name
-                if nm in keep:
-                    continue
-                cands = NICE_INT if dom.integer else NICE
-                if not dom.integer and math.isfinite(dom.lo) and math.isfinite(dom.hi):
-                    width = dom.hi - dom.lo
-                    cands = tuple(dom.lo + f * width for f in (0.5, 0.1, 0.01, 0.9)) + cands
-                for c in cands:
-                    x = self._fix(stmt, space, dict(w, **{nm: float(c)}))
-                    if x is not None:
-                        w = x
-                        break
-        return w
-
-    def _base(self, stmt, space, v0, nu_t, st, t_cap, cost_cap, runs):
-        """(an admissible base point near ``v0`` with ν = ``nu_t``, None) or (None, why)."""
-        v = dict(v0)
-        if nu_t is not None:
-            v[st.nu.name] = nu_t
-        if self._fix(stmt, space, v) is not None:
-            keep = {s.name for s in (st.M, st.M0) if s is not None}
-            keep |= {s.name for s in stmt.algorithm.n.free_symbols}
-            if nu_t is not None:
-                keep.add(st.nu.name)
-            v = self._nice(stmt, space, self._fix(stmt, space, v), keep)
-        a = stmt.algorithm
-        ns = [s for s in a.n.free_symbols]
-        if len(ns) == 1 and a.n == ns[0]:
-            v[ns[0].name] = float(N0)
-        for s in _d_symbol(stmt):
-            if v.get(s.name, 0) > D_CAP:
-                v["d"] = float(D_CAP)
-        w = self._fix(stmt, space, v)
-        if w is None:
-            # a point of the space may need a larger dimension (γ > 4 e^{−d/8} …)
-            for dd in (16.0, 32.0, 64.0):
-                if "d" in v:
-                    w = self._fix(stmt, space, dict(v, d=dd))
-                    if w is not None:
-                        break
-        if w is None:
-            return None, "no admissible point with a member of the family"
-        try:
-            b = evaluate(stmt.expr, w)
-            al = self.algorithm_at(stmt, w)
-            fam = self.member(stmt, w)
-        except Unavailable as exc:
-            txt = str(exc)
-            return None, ("the claim or the algorithm is not evaluable there"
-                          + (f" ({txt[:60]}…)" if len(txt) > 60 else f" ({txt})"))
-        if not (b > 0):
-            return None, "the claimed bound is not positive there"
-        if al["T"] > t_cap or runs * al["T"] * fam.d > cost_cap:
-            return None, f"T = {al['T']} beyond the simulation budget"
-        return w, ""
-
-    def _path(self, stmt, space, base, name, direction, steps, factor) -> list[dict]:
-        d = space.domain_of(name)
-        x0 = base.get(name)
-        if d is None or x0 is None:
-            return []
-        lo = d.lo if math.isfinite(d.lo) else None
-        hi = d.hi if math.isfinite(d.hi) else None
-        pts = [base]
-        for k in range(1, steps + 1):
-            if direction == "up":
-                x = (hi - (hi - x0) / factor ** k) if hi is not None else x0 * factor ** k
-            else:
-                x = (lo + (x0 - lo) / factor ** k) if lo is not None else x0 / factor ** k
-            if d.integer:
-                x = float(max(1, round(x)))
-            w = self._fix(stmt, space, dict(base, **{name: float(x)}))
-            if w is None or w[name] == pts[-1][name]:
-                break
-            pts.append(w)
-        return pts
-
-    def _follow(self, stmt, pts, sim_pts, name, *, runs, t_cap, cost_cap, seed):
-        """Measured ratios along ``sim_pts`` and certified ones along ``pts``."""
-        sim, cert = [], []
-        samples = 0
-        for i, v in enumerate(sim_pts):
-            try:
-                b = evaluate(stmt.expr, v)
-            except Unavailable:
-                continue
-            if not (b > 0):
-                continue
-            try:
-                m = self.measure(stmt, v, runs=runs, seed=seed + i, t_cap=t_cap,
-                                 cost_cap=cost_cap)
-            except (Unavailable, ValueError, OverflowError):
-                break
-            sim.append((v, b, m))
-            samples += m.runs
-        for v in pts:
-            try:
-                b = evaluate(stmt.expr, v)
-            except Unavailable:
-                continue
-            if not (b > 0):
-                continue
-            try:
-                f = self.floor(stmt, v, dps=15)
-            except (Unavailable, ValueError):
-                f = None
-            if f is not None and f > 0:
-                cert.append((v, b, float(f)))
-        if len(sim) < 2 and len(cert) < 2:
-            return None
-        ends = [p for p in (sim_pts if len(sim_pts) > len(pts) else pts)]
-        lo_pts = ends[0].get(name), ends[-1].get(name)
-        arrow = f"{_fmt(lo_pts[0])}→{_fmt(lo_pts[-1])}"
-        ratios = [m.value / b for _, b, m in sim]
-        trend = "measured/claimed " + " → ".join(f"{r:.3g}" for r in ratios) if ratios else ""
-        if len(cert) >= 2:
-            trend += ("; " if trend else "") + "certified floor/claimed " + " → ".join(
-                f"{f / b:.3g}" for _, b, f in cert)
-        out = {"samples": samples, "arrow": arrow, "trend": trend, "violated": False,
-               "max_ratio": max(ratios) if ratios else None,
-               "final_ratio": ratios[-1] if ratios else None,
-               "ends": (ratios[0], ratios[-1]) if ratios else (None, None),
-               "witness": _witness(sim[-1][0], sim[-1][1], sim[-1][2]) if sim else None}
-        if stmt.form != "O":
-            # an explicit bound: one scenario above it decides
-            for v, b, f in cert:
-                if f > b:
-                    ok, wit, why = self._confirm_floor(stmt, [(v, b, f)], explicit=True)
-                    if ok:
-                        out.update(violated=True, witness=wit, final_ratio=f / b, why=why)
-                        return out
-            for v, b, m in sim:
-                if m.lo > b:
-                    ok, wit, why = self._confirm_sim(stmt, (v, b, m))
-                    if ok:
-                        out.update(violated=True, witness=wit, final_ratio=m.lo / b, why=why)
-                        return out
-            return out
-        # the certified floor: unbounded growth, confirmed at 50 digits
-        if len(cert) >= 4:
-            rs = [f / b for _, b, f in cert]
-            fac = [rs[i + 1] / rs[i] for i in range(len(rs) - 1)][-3:]
-            if min(fac) >= 2 and rs[-1] > 1:
-                ok, wit, why = self._confirm_floor(stmt, cert[-4:])
-                if ok:
-                    out.update(violated=True, witness=wit, final_ratio=rs[-1],
-                               why=why)
-                    return out
-        # the simulated quantile, conservatively
-        if len(sim) >= 4:
-            lo_r = [m.lo / b for _, b, m in sim]
-            hi_r = [m.hi / b for _, b, m in sim]
-            fac = [lo_r[i + 1] / hi_r[i] if hi_r[i] > 0 else 0.0
-                   for i in range(len(sim) - 1)][-3:]
-            if min(fac) >= 2 and lo_r[-1] > 1:
-                ok, wit, why = self._confirm_sim(stmt, sim[-1])
-                if ok:
-                    out.update(violated=True, witness=wit, final_ratio=lo_r[-1], why=why)
-        return out
-
-    def _confirm_floor(self, stmt, cert, explicit: bool = False):
-        """Re-evaluate the floor and the bound at 50 digits at the last four points (at the
-        one point of an explicit bound)."""
-        rs = []
-        for v, _, _ in cert:
-            f = self.floor(stmt, v, dps=DPS)
-            b = evaluate_mp(stmt.expr, v, DPS)
-            with mpmath.workdps(DPS):
-                rs.append(f / b)
-        with mpmath.workdps(DPS):
-            fac = [rs[i + 1] / rs[i] for i in range(len(rs) - 1)]
-            ok = rs[-1] > 1 and (explicit or all(x >= 2 for x in fac))
-            v = cert[-1][0]
-            wit = {k: repr(float(x)) for k, x in sorted(v.items())}
-            wit.update({"certified_floor": mpmath.nstr(self.floor(stmt, v, dps=DPS), 20),
-                        "bound": mpmath.nstr(evaluate_mp(stmt.expr, v, DPS), 20),
-                        "ratios_50_digits": ", ".join(mpmath.nstr(r, 8) for r in rs),
-                        "method": "certified floor of the quantile (movement bound from "
-                                  "w_1 = 0, Gaussian concentration), 50 digits"})
-            why = ("the certified floor of the quantile over the claimed expression grows "
-                   + " → ".join(mpmath.nstr(r, 4) for r in rs))
-        return ok, wit, why
-
-    def _confirm_sim(self, stmt, last):
-        v, b, m = last
-        bmp = evaluate_mp(stmt.expr, v, DPS)
-        lo = m.lo
-        # the order statistic's run re-evaluated at 50 digits (excess risk: exact risk)
-        if stmt.metric is EXCESS_RISK and m.points is not None:
-            fam = self.member(stmt, v)
-            idx = int(np.argmin(np.abs(m.sample - lo)))
-            with mpmath.workdps(DPS):
-                lo_mp = fam.risk_mp(m.points[idx], DPS) - mpmath.mpf(fam.f_star)
-        else:
-            lo_mp = mpmath.mpf(lo)
-        with mpmath.workdps(DPS):
-            ok = lo_mp > bmp
-        wit = _witness(v, b, m)
-        wit["bound_50_digits"] = mpmath.nstr(bmp, 20)
-        wit["measured_lower_50_digits"] = mpmath.nstr(lo_mp, 20)
-        return ok, wit, (f"the lower end of the measured interval over the claimed "
-                         f"expression reaches {lo / b:.3g}")
 
 
 @lru_cache(maxsize=256)
 def _d_symbol(stmt) -> list:
     """The statement's dimension symbol ``d`` (a base quantity), if any."""
     return [s for s in stmt.free_symbols if s.name == "d"]
-
-
-def _fmt(x) -> str:
-    if x is None:
-        return "?"
-    return f"{x:.3g}"
-
-
-def _witness(v, b, m: Measured) -> dict:
-    w = {k: repr(float(x)) for k, x in sorted(v.items())}
-    w.update({"measured": repr(m.value), "interval": f"[{m.lo!r}, {m.hi!r}]",
-              "bound": repr(float(b)), "method": m.what})
-    return w
 
 
 truth_provider(PowerLossSGDProvider())

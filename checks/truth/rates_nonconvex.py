@@ -40,21 +40,12 @@ the mechanism's noise on the averaged update.  Poisson sampling is not simulated
 the bound (explicit form), never HOLDS unless mean + error ≤ bound.
 
 **Existential constants** (``Rate.constants``, the claim "there is a C depending on
-``depends_on`` only").  The expression must be affine with a positive coefficient in each
-constant; with one constant C, bound = R + C·A at a scenario, and the truth needs
-C ≥ (E m − R)/A.  The report gives, per value of ``depends_on``, the smallest C with
-mean + error ≤ R + C·A on every simulated scenario (the smallest constant that makes the
-statement hold on the measured truth) and the certified lower value (mean − error − R)/A.
-VIOLATED ("no admissible constant") only when that certified lower value grows without
-bound along a family with ``depends_on`` fixed: T ×16 per step (three steps, every point
-admissible and within the budget T ≤ ``T_MAX``), mean − error − R > 0 throughout and the
-certified needed C multiplied by ≥ 1.5 at each step and by ≥ 4 over the path (a T^(−1/4)
-bound halves per ×16: a persisting excess doubles the needed constant per step, ×8 over
-the path; a truth decaying like the bound leaves it flat).  The path starts at
-T_MAX/16³ when that T is admissible (else at the point's own T), and stops at the first
-step whose certified needed constant is not positive or grew less than ×1.5 (the longer
-steps could no longer make it VIOLATED).  A constant that also enters the algorithm or
-the classes (the truth) is never decided VIOLATED (it is reported only).
+``depends_on`` only") are searched by the statement driver
+(:mod:`checks.statements.existential`); this provider's plan asks for at most
+``MAX_POINTS`` simulated points and a T-path of three steps of ×16 ending at the largest T
+in reach (T ≤ ``T_MAX``), the certified needed C multiplied by ≥ 1.5 at each step and by
+≥ 4 over the path (a T^(−1/4) bound halves per ×16: a persisting excess doubles the needed
+constant per step, ×8 over the path; a truth decaying like the bound leaves it flat).
 """
 from __future__ import annotations
 
@@ -64,8 +55,17 @@ from dataclasses import dataclass
 import numpy as np
 import sympy as sp
 
+from checks.claim import make_claim
 from checks.plugins import truth_provider
-from checks.truth.base import Support, TruthProvider, Unavailable, all_classes, evaluate
+from checks.truth.base import (
+    SearchPlan,
+    Support,
+    Truth,
+    TruthProvider,
+    Unavailable,
+    all_classes,
+    evaluate,
+)
 from theory.classes import AffineGradNoise, GeneralizedSmooth, InitialGap, LowerBounded
 from theory.mechanisms import NoisySGD, NormalizedSGD
 from theory.metrics import EXPECTED_MIN_GRAD_NORM
@@ -326,14 +326,13 @@ class MinGradNormRateProvider(TruthProvider):
     classes = (GeneralizedSmooth, AffineGradNoise, LowerBounded, InitialGap)
     metrics = (EXPECTED_MIN_GRAD_NORM,)
 
+    stochastic = True
+
     def supports(self, stmt):
-        if not hasattr(stmt, "metric"):
-            return Support(False, f"{self.name}: rates only")
-        if stmt.metric not in self.metrics:
-            return Support(False, f"{self.name}: metric {stmt.metric.key} not measured")
-        a = stmt.algorithm
-        if not isinstance(a, (NormalizedSGD, NoisySGD)):
-            return Support(False, f"{self.name}: algorithm {a.name} not simulated")
+        got = super().supports(stmt)
+        if not got:
+            return got
+        a = stmt.mechanism
         if isinstance(a, NoisySGD) and a.domain is not None:
             return Support(False, f"{self.name}: no projection simulated")
         if a.sampling != "fixed":
@@ -341,10 +340,6 @@ class MinGradNormRateProvider(TruthProvider):
         if getattr(stmt, "confidence", None) is not None:
             return Support(False, f"{self.name}: expectations only")
         cls = all_classes(stmt)
-        for c in cls:
-            if not isinstance(c, self.classes):
-                return Support(False, f"{self.name}: the family is not a known member of "
-                                      f"{c.name}")
         for c in cls:
             if isinstance(c, LowerBounded) and c.of != "objective":
                 return Support(False, f"{self.name}: the per-record losses f + ζθ_1 are not "
@@ -369,7 +364,7 @@ class MinGradNormRateProvider(TruthProvider):
         return None
 
     def derived(self, stmt):
-        a = stmt.algorithm
+        a = stmt.mechanism
         gs, an, ig = (self._cls(stmt, t) for t in (GeneralizedSmooth, AffineGradNoise,
                                                    InitialGap))
         out = {"T": a.T, "n": a.n, "b": a.b, "L0": gs.L0, "L1": gs.L1, "tau0": an.tau0,
@@ -385,8 +380,8 @@ class MinGradNormRateProvider(TruthProvider):
             out[f"const:{k.name}"] = k
         # a parameter the hypotheses define (σ = c2√(T log(1/δ))/(Nε)) is reached through
         # its definition's symbols
-        from checks.statements import Space
-        defs = dict(Space(stmt).definitions)
+        defs = dict(make_claim(sp.true, [h.expr for h in stmt.hypotheses
+                                         if h.expr is not None]).definitions)
         if defs:
             out = {k: sp.sympify(e).xreplace(defs) for k, e in out.items()}
         return out
@@ -402,7 +397,7 @@ class MinGradNormRateProvider(TruthProvider):
                 "n": 300, "b": 30}
         for k in getattr(stmt, "constants", ()):
             base[f"const:{k.name}"] = 1.0
-        if isinstance(stmt.algorithm, NormalizedSGD):
+        if isinstance(stmt.mechanism, NormalizedSGD):
             knob, sweep, mid, key = "r", (1.05, 2.0, 10.0, 100.0, 1000.0), 2.0, "sigma"
         else:
             knob, sweep, mid, key = "C", (2.6, 10.0, 100.0), 10.0, "sigma/C"
@@ -412,7 +407,7 @@ class MinGradNormRateProvider(TruthProvider):
         return out
 
     def scenarios(self, stmt, v) -> list[Scenario]:
-        a = stmt.algorithm
+        a = stmt.mechanism
         gs, an, ig = (self._cls(stmt, t) for t in (GeneralizedSmooth, AffineGradNoise,
                                                    InitialGap))
         L0, tau0, tau1 = evaluate(gs.L0, v), evaluate(an.tau0, v), evaluate(an.tau1, v)
@@ -449,232 +444,54 @@ class MinGradNormRateProvider(TruthProvider):
             raise Unavailable("the steps are below the iterate's double-precision resolution")
         return out
 
-    def truth(self, stmt, v, *, precise=False, seed: int = 0):
-        from checks.truth.base import Truth
-        best = None
-        scs = self.scenarios(stmt, v)
-        for sc, x in zip(scs, simulate_many(scs, runs=RUNS, seeds=[seed] * len(scs))):
-            m, e = bernstein(x, sc.G)
-            if best is None or m - e > best[0] - best[1]:
-                best = (m, e, sc)
-        m, e, sc = best
-        return Truth(m, m, e, f"{RUNS} simulated runs, empirical Bernstein at δ = {DELTA:g} "
-                              "per side", repr(sc))
+    def plan(self, stmt, budget):
+        return SearchPlan(random=8, anchor_bases=2, targeted=False, max_points=MAX_POINTS,
+                          growth="T", path_steps=PATH_STEPS, path_factor=PATH_FACTOR,
+                          growth_step=PATH_GROWTH, growth_total=PATH_TOTAL)
 
-    # ---- the check
-    @staticmethod
-    def _fallback(space) -> dict:
-        """A base point for the anchors when no random draw is admissible: each symbol at
-        the middle of a bounded domain, else just above its lower end (1 when unbounded)."""
-        out = {}
-        for d in space.doms:
-            lo, hi = d.lo, d.hi
-            if math.isfinite(lo) and math.isfinite(hi):
-                x = 0.5 * (lo + hi)
-            elif math.isfinite(lo):
-                x = max(1.0, 2 * lo) if lo >= 0 else 1.0
-            else:
-                x = 1.0
-            out[d.sym.name] = float(max(1, round(x))) if d.integer else float(x)
+    def reads(self, stmt):
+        return {s for s in stmt.expr.free_symbols if s.name == "d"}
+
+    def reach(self, stmt, v):
+        self.scenarios(stmt, v)
+
+    def describe(self, stmt):
+        return (f"cosine family, skewed and symmetric noise laws, {RUNS} simulated runs a "
+                f"scenario, error: empirical Bernstein, δ = {DELTA:g} per side, metric "
+                f"{stmt.metric.definition}")
+
+    def truth(self, stmt, v, *, precise=False, seed: int = 0):
+        got = self.truths(stmt, [v], [seed])[0]
+        if isinstance(got, Exception):
+            raise got
+        return got
+
+    def truths(self, stmt, points, seeds):
+        """Both laws at every point, simulated together (:func:`simulate_many`); the truth
+        of a point is the worse law's."""
+        out: list = [None] * len(points)
+        todo = []
+        for i, (v, sd) in enumerate(zip(points, seeds)):
+            try:
+                todo += [(i, sc, sd) for sc in self.scenarios(stmt, v)]
+            except (Unavailable, ValueError) as exc:
+                out[i] = exc
+        xs = simulate_many([sc for _, sc, _ in todo], runs=RUNS,
+                           seeds=[_law_seed(sd, sc.law) for _, sc, sd in todo])
+        per: dict = {}
+        for (i, sc, _), x in zip(todo, xs):
+            m, e = bernstein(x, sc.G)
+            per.setdefault(i, []).append(
+                Truth(m, m, e, f"{RUNS} simulated runs, empirical Bernstein at δ = {DELTA:g} "
+                               "per side", repr(sc)))
+        for i, ts in per.items():
+            out[i] = Truth.worst(ts)
         return out
 
-    def _points(self, stmt, space, *, budget: int, seed: int) -> list[dict]:
-        """The provider's anchors realised on a seeded admissible draw (or on
-        :meth:`_fallback`), then up to min(budget, 8) of the draws themselves."""
-        from checks.statements import seeded as _seeded, realise
-        base = space.draw(np.random.default_rng(_seeded(seed, "min-grad-rate")), 32)
-        bases = base[:1] + [self._fallback(space)]
-        pts = []
-        for t in self.anchors(stmt):
-            for b0 in bases:
-                w = realise(stmt, self, t, b0, space)
-                if w is not None:
-                    pts.append(w)
-                    break
-        return pts + base[: max(0, min(budget, 8))]
 
-    def _parts(self, stmt, v):
-        """(C-free part R, coefficient A) of the bound at v (one constant), or (bound, 0)."""
-        ks = list(getattr(stmt, "constants", ()))
-        if not ks:
-            return evaluate(stmt.expr, v), 0.0
-        zero = {k: 0 for k in ks}
-        R = evaluate(stmt.expr.xreplace(zero), v)
-        A = sum(evaluate(sp.diff(stmt.expr, k).xreplace(zero), v) for k in ks)
-        return R, A
-
-    def check(self, stmt, *, budget: int, seed: int):
-        from checks.statements import Outcome, Space, seeded as _seeded
-        space = Space(stmt)
-        pts = self._points(stmt, space, budget=budget, seed=seed)
-        ks = list(getattr(stmt, "constants", ()))
-        dep = [s.name for s in getattr(stmt, "depends_on", ())]
-        truth_syms = set(stmt.algorithm.free_symbols)
-        for c in all_classes(stmt):
-            truth_syms |= c.free_symbols
-        for sym, e in space.definitions:                 # σ = c2√(T log(1/δ))/(Nε) …
-            if sym in truth_syms:
-                truth_syms |= e.free_symbols
-        decidable = not (set(ks) & truth_syms)
-        measured, skipped, why, done = [], 0, "", 0
-        for i, v in enumerate(pts):
-            if done >= MAX_POINTS:
-                break
-            try:
-                R, A = self._parts(stmt, v)
-                measured += [(i, v, sc, R, A) for sc in self.scenarios(stmt, v)]
-            except Unavailable as exc:
-                skipped += 1
-                why = str(exc)
-                continue
-            done += 1
-        # the first MAX_POINTS admissible points, both laws each, simulated together
-        xs = simulate_many([sc for _, _, sc, _, _ in measured], runs=RUNS,
-                           seeds=[_seeded(seed, "sim", i, sc.law)
-                                  for i, _, sc, _, _ in measured])
-        rows = [(v, sc, *bernstein(x, sc.G), R, A)
-                for (_, v, sc, R, A), x in zip(measured, xs)]
-        if not rows:
-            return Outcome(stmt.label, tested=False,
-                           detail=f"rate {stmt.label} ({self.name}): NOT-TESTED — no admissible "
-                                  f"scenario within the simulation budget ({skipped} skipped: "
-                                  f"{why})")
-        n_sc = len(rows)
-        txt = (f"{n_sc} scenarios (cosine family, skewed/symmetric noise) × {RUNS} runs "
-               f"({skipped} points beyond the budget), metric {stmt.metric.definition}, "
-               f"error: empirical Bernstein, δ = {DELTA:g} per side")
-        table = "; ".join(_row_text(row) for row in sorted(
-            rows, key=lambda rw: (rw[1].law, rw[1].T, rw[1].r or rw[1].C or 0, rw[1].sigma))
-            if row[1].law == "skewed" or not ks)
-        if not ks:
-            bad = [row for row in rows if row[2] - row[3] > row[4]]
-            if bad:
-                v, sc, m, e, b, _ = max(bad, key=lambda rw: (rw[2] - rw[3]) / rw[4])
-                return Outcome(stmt.label, violated=True, ratio=(m - e) / b,
-                               witness=_witness(v, sc, m, e, b),
-                               detail=f"rate {stmt.label} ({self.name}): VIOLATED — measured "
-                                      f"{m:.6g} ± {e:.2g} exceeds the bound {b:.6g} at {sc}; "
-                                      f"{txt}", samples=n_sc * RUNS)
-            decided = [row for row in rows if row[2] + row[3] <= row[4]]
-            top = max(rows, key=lambda rw: (rw[2] + rw[3]) / rw[4])
-            v, sc, m, e, b, _ = top
-            if not decided:
-                return Outcome(stmt.label, tested=False, ratio=(m + e) / b,
-                               detail=f"rate {stmt.label} ({self.name}): UNDECIDED — the error "
-                                      f"interval contains the bound at every scenario; {txt}")
-            return Outcome(stmt.label, ratio=(m + e) / b, witness=_witness(v, sc, m, e, b),
-                           detail=f"rate {stmt.label} ({self.name}): holds on scenarios "
-                                  f"({len(decided)} of {n_sc} decided), largest (mean + error)/"
-                                  f"bound = {(m + e) / b:.3g}; {txt}; {table}",
-                           samples=n_sc * RUNS)
-        # existential constants: the smallest that works, per value of depends_on
-        groups: dict = {}
-        for row in rows:
-            v, sc, m, e, R, A = row
-            key = tuple(round(v.get(nm, math.nan), 12) for nm in dep)
-            need = (m + e - R) / A
-            low = (m - e - R) / A
-            g = groups.setdefault(key, {"need": -math.inf, "low": -math.inf, "row": row})
-            if need > g["need"]:
-                g.update(need=need, row=row)
-            g["low"] = max(g["low"], low)
-        cname = ", ".join(k.name for k in ks if k in stmt.expr.free_symbols)
-        gtxt = "; ".join(
-            f"at {', '.join(f'{nm} = {x:g}' for nm, x in zip(dep, key)) or 'every point'}: "
-            + (f"{cname} ≥ {g['need']:.4g} needed (certified lower {max(g['low'], 0):.4g})"
-               if g["need"] > 0 else f"every {cname} > 0 works (mean + error ≤ the "
-                                     f"{cname}-free part)")
-            for key, g in sorted(groups.items()))
-        # no admissible constant? follow T upward from the point needing most (certified)
-        key, g = max(groups.items(), key=lambda kv: kv[1]["low"])
-        path_txt = ""
-        if g["low"] > 0:
-            v0 = g["row"][0]
-            law0 = g["row"][1].law
-            seq, pts_ok, plan = [], True, []
-            tname = [s.name for s in stmt.algorithm.T.free_symbols]
-            t_start = None
-            if len(tname) == 1:
-                t_start = float(min(v0[tname[0]], max(1, T_MAX // PATH_FACTOR**PATH_STEPS)))
-                if space.admissible(dict(v0, **{tname[0]: t_start})) is None:
-                    t_start = v0[tname[0]]
-            for k in range(PATH_STEPS + 1):
-                if t_start is None:
-                    pts_ok = False
-                    break
-                vk = space.admissible(dict(v0, **{tname[0]: t_start * PATH_FACTOR**k}))
-                if vk is None:
-                    pts_ok = False
-                    break
-                try:
-                    R, A = self._parts(stmt, vk)
-                    scs = [s for s in self.scenarios(stmt, vk) if s.law == law0]
-                except Unavailable as exc:
-                    pts_ok = False
-                    path_txt = (f"; the T-path (×{PATH_FACTOR} per step) from the point "
-                                f"needing the largest constant is not followed: {exc}")
-                    break
-                plan.append((vk, scs[0], R, A))
-            stopped = ""
-            for k, (vk, sc, R, A) in enumerate(plan if pts_ok else []):
-                x = simulate(sc, runs=RUNS, seed=_seeded(seed, "path", k))
-                m, e = bernstein(x, sc.G)
-                seq.append((vk, sc, m, e, R, A, (m - e - R) / A))
-                lo_k = seq[-1][6]
-                if k < len(plan) - 1 and (lo_k <= 0 or (
-                        k and lo_k < PATH_GROWTH * seq[-2][6])):
-                    # the growth the VIOLATED verdict needs is already broken: the longer
-                    # (dearer) steps cannot change the outcome
-                    stopped = (f" (stopped: the certified {cname} "
-                               + ("is not positive" if lo_k <= 0 else
-                                  f"grew less than ×{PATH_GROWTH:g}") + ")")
-                    break
-            if seq:
-                path_txt = ("; T-path from the point needing the largest constant: "
-                            + " → ".join(f"T = {s[1].T}: certified {cname} ≥ {s[6]:.4g}"
-                                         for s in seq) + stopped)
-            lows = [s[6] for s in seq]
-            grows = (pts_ok and len(lows) == PATH_STEPS + 1 and lows[0] > 0
-                     and all(lows[i + 1] >= PATH_GROWTH * lows[i] for i in range(PATH_STEPS))
-                     and lows[-1] >= PATH_TOTAL * lows[0])
-            if grows and decidable:
-                vk, sc, m, e, R, A, lo = seq[-1]
-                w = _witness(vk, sc, m, e, R)
-                w["needed_constant_lower"] = repr(lo)
-                return Outcome(stmt.label, violated=True, ratio=(m - e) / R if R > 0 else math.inf,
-                               witness=w,
-                               detail=f"rate {stmt.label} ({self.name}): VIOLATED — no "
-                                      f"admissible {cname}: the certified smallest {cname} "
-                                      f"grows ×≥{PATH_GROWTH:g} per ×{PATH_FACTOR} in T (×≥{PATH_TOTAL:g} in all) while mean − error "
-                                      f"stays above the {cname}-free part{path_txt}; {txt}",
-                               samples=n_sc * RUNS)
-            if grows:
-                path_txt += (f" (grows, but {cname} also enters the algorithm: not decided)")
-        top = max(rows, key=lambda rw: rw[2] + rw[3] - rw[4])
-        v, sc, m, e, R, A = top
-        cval = max(groups[tuple(round(v.get(nm, math.nan), 12) for nm in dep)]["need"], 0.0)
-        b = R + cval * A
-        return Outcome(stmt.label, ratio=(m + e) / b if b > 0 else None,
-                       witness=dict(_witness(v, sc, m, e, b), smallest_constant=repr(cval)),
-                       detail=f"rate {stmt.label} ({self.name}): holds on scenarios with "
-                              f"existential {cname} — smallest making it hold on the "
-                              f"measured truth: {gtxt}{path_txt}; {txt}; {table}",
-                       samples=n_sc * RUNS)
-
-
-def _row_text(row) -> str:
-    v, sc, m, e, R, A = row
-    par = f"r = {sc.r:g}" if sc.algo == "normalized" else f"C = {sc.C:g}"
-    eq = f", drift equilibrium {sc.equilibrium():.4g}" if sc.algo == "normalized" else ""
-    return (f"[{sc.law} {par}, noise std {sc.sigma:g}, T = {sc.T}: E min ‖∇f‖ = {m:.4g} ± {e:.2g}"
-            f"{eq}, bound part without constants {R:.4g}, coefficient {A:.4g}]")
-
-
-def _witness(v, sc, m, e, b) -> dict:
-    w = {k: repr(float(x)) for k, x in sorted(v.items())}
-    w.update({"measured": repr(float(m)), "error": repr(float(e)), "runs": str(RUNS),
-              "bound": repr(float(b)), "scenario": repr(sc)})
-    return w
+def _law_seed(seed: int, law: str) -> int:
+    """Each noise law of a point its own random stream."""
+    return (seed * 2 + LAWS.index(law)) & 0xFFFFFFFF
 
 
 truth_provider(MinGradNormRateProvider())

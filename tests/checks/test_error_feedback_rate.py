@@ -86,4 +86,4 @@ def test_a_true_rate_holds_and_a_false_one_is_violated():
     assert ok.tested and not ok.violated, ok.detail
     bad = check_statement(_rate(G**2 / 100, [asm(sp.Eq(T, 2))]), budget=4, seed=0)
     assert bad.violated, bad.detail
-    assert "50 digits" in bad.detail and "metric_50_digits" in bad.witness
+    assert "50 digits" in bad.detail and "truth_lower_50_digits" in bad.witness

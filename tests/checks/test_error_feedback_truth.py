@@ -160,7 +160,7 @@ def test_planted_statement_is_violated_with_a_50_digit_witness():
 def test_audit_never_exceeds_the_exact_truth():
     """Where the exact law is reachable (T = 16), the audit's 95 % lower bounds stay below
     it in both orders (fixed seed: deterministic)."""
-    from checks.truth.error_feedback import audit_delta_lower
+    from checks.simulate.audit_truth import audit_delta_lower
     n_, b_, T_, s_, c1, c2, sd, e = 50, 10, 16, 11.0, 1.0, 0.5, 0.6, 1.0
     f, r, a = audit_delta_lower(n_, b_, T_, s_, c1, c2, sd, e, 1e-5, runs=4000, seed=0)
     m, w = released_sum_law(T_, b_ / n_, s_, b_, c1, c2)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 import sympy as sp
 
-from checks.statements import bounds as S
+from checks.statements.driver import check_with
 from checks.truth.base import Unavailable
 from checks.truth.providers import NoisySGDProvider, _binary_rdp_lower
 from theory.classes import LSmooth
@@ -56,7 +56,7 @@ def test_o_form_vanishing_with_the_domain_is_violated_along_d_to_zero():
         b * n * sig ** 2)
     stmt = _stmt(expr, form="O")
     prov = NoisySGDProvider()
-    out = S.o_form_check(stmt, prov, budget=2000, seed=0)
+    out = check_with(stmt, prov, budget=2000, seed=0)
     assert out.violated, out.detail
     assert "D → 0" in out.detail and "certified lower bound" in out.detail
     # the witness is a lower bound of the truth above the expression

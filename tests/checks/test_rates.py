@@ -52,7 +52,7 @@ def test_planted_false_rate_is_violated_and_true_rate_holds():
     # min_t E sqrt(gap) ≤ gap_0-ish: a bound that vanishes (1e-9·C) is false, one that is huge
     # is true
     bad = check_statement(_rate(C / 10**9), budget=4, seed=0)
-    assert bad.violated and float(bad.witness["measured"]) > float(bad.witness["bound"])
+    assert bad.violated and float(bad.witness["truth_max"]) > float(bad.witness["bound"])
     good = check_statement(_rate(10**6 * (1 + C)), budget=4, seed=0)
     assert good.tested and not good.violated and good.ratio < 1
 

@@ -138,7 +138,7 @@ def test_a_true_rate_holds_and_an_unreachable_one_is_violated():
                 form="O", confidence=g, hypotheses=HYP)
     out = check_statement(good, budget=2000, seed=0)
     assert out.tested and not out.violated, out.detail
-    assert "measured/claimed" in out.detail
+    assert "stays bounded" in out.detail
     # Tη = 1/√n → 0: SGD from 0 cannot reach ||w*|| = r ≥ ... while the claim → 0
     bad = Rate("r", EXCESS_RISK, 1 / sp.sqrt(n_), AveragedSGD(n=n_, eta=1 / (n_ * sp.sqrt(n_)),
                                                           T=n_, radius=R),
@@ -146,7 +146,7 @@ def test_a_true_rate_holds_and_an_unreachable_one_is_violated():
     out = check_statement(bad, budget=2000, seed=0)
     assert out.violated, out.detail
     w = out.witness
-    assert float(w["certified_floor"]) > float(w["bound"]) > 0
+    assert float(w["truth_max"]) > float(w["bound"]) > 0   # the certified floor
     rs = [float(x) for x in w["ratios_50_digits"].split(",")]
     assert all(b >= 2 * a_ for a_, b in zip(rs, rs[1:])) and rs[-1] > 1
     assert "50 digits" in w["method"]
@@ -159,6 +159,6 @@ def test_an_explicit_bound_below_the_truth_is_violated():
               problem_class=CLS, form="explicit", confidence=g, hypotheses=HYP)
     out = check_statement(st, budget=2000, seed=0)
     assert out.violated, out.detail
-    assert "above the explicit bound" in out.detail
-    assert mpmath.mpf(out.witness["measured_lower_50_digits"]) > mpmath.mpf(
+    assert "VIOLATED, truth/bound" in out.detail
+    assert mpmath.mpf(out.witness["truth_lower_50_digits"]) > mpmath.mpf(
         out.witness["bound_50_digits"])

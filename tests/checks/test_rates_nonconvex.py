@@ -123,7 +123,7 @@ def test_explicit_bound_below_the_bias_is_violated(small):
               hypotheses=HYPS)
     out = ts.check_statement(st, budget=1, seed=0)
     assert out.tested and out.violated
-    assert float(out.witness["measured"]) - float(out.witness["error"]) > \
+    assert float(out.witness["truth_max"]) - float(out.witness["truth_error"]) > \
         float(out.witness["bound"])
 
 
@@ -173,7 +173,7 @@ def test_dp_sgd_reports_the_smallest_constant_and_is_not_violated(small):
     cval = float(out.witness["smallest_constant"])
     assert cval > 0
     # the reported constant makes the binding scenario hold: mean + error ≤ bound
-    assert float(out.witness["measured"]) + float(out.witness["error"]) <= \
+    assert float(out.witness["truth_max"]) + float(out.witness["truth_error"]) <= \
         float(out.witness["bound"]) * (1 + 1e-12)
 
 
@@ -248,15 +248,19 @@ def test_the_t_path_stops_once_the_needed_constant_stops_growing(small, monkeypa
     # clipped DP-SGD has no persisting bias: along T ×16 the certified needed constant stops
     # growing ×1.5 (or turns non-positive) at once, and the longer steps are not simulated
     calls = []
-    orig = rn.simulate
+    orig = rn.simulate_many
 
-    def counting(sc, *, runs, seed):
-        calls.append(sc.T)
-        return orig(sc, runs=runs, seed=seed)
+    def counting(scs, *, runs, seeds):
+        calls.append(sorted({sc.T for sc in scs}))
+        return orig(scs, runs=runs, seeds=seeds)
 
-    monkeypatch.setattr(rn, "simulate", counting)
+    monkeypatch.setattr(rn, "simulate_many", counting)
     st = _dp_sgd_rate()
     out = ts.check_statement(st, budget=1, seed=0)
     assert out.tested and not out.violated, out.detail
     assert "T-path from the point" in out.detail and "(stopped: the certified" in out.detail
-    assert 1 <= len(calls) < rn.PATH_STEPS + 1
+    # the first batch: the search's points; then one simulation per point of the path,
+    # which stops before its last (dearest) points
+    path = calls[1:]
+    assert all(len(ts_) == 1 for ts_ in path)
+    assert 1 <= len(path) < rn.PATH_STEPS + 1

@@ -10,7 +10,7 @@ import pytest
 import sympy as sp
 
 from checks.engine import Options, check_step
-from checks.oracles.stability import neighbour_sup, run_sgd, sequences
+from checks.truth.sgd_paths import neighbour_sup, run_sgd, sequences
 from theory.classes import Holder, OriginBounds
 from theory.model import Result, Step, StepKind, asm, walk_steps
 

@@ -10,7 +10,7 @@ import sympy as sp
 from checks.truth.divergences import sgm_rdp
 from checks.truth.providers import gaussian_delta
 from checks.statements import check_result_statements, check_statement, supporting
-from checks.statements.bounds import o_form_check, search_bound
+from checks.statements.driver import check_with
 from checks.verdict import StatementVerdict
 from theory.classes import Convex, LSmooth, StronglyConvex
 from theory.mechanisms import GaussianMechanism, NoisySGD, SampledGaussian
@@ -84,7 +84,7 @@ def test_paper_form_of_theorem_3_3_part_1_is_violated_in_the_add_order():
                problem_class=(LSmooth(L),), order=alpha,
                hypotheses=(asm(alpha > 1), asm(beta < 1), asm(b <= n)))
     prov, _ = supporting(bd)
-    out = search_bound(bd, prov[0], budget=20, seed=0)
+    out = check_with(bd, prov[0], budget=20, seed=0)
     assert out.violated and "50 digits" in out.detail
     w = out.witness
     assert float(w["truth_add"]) > float(w["bound"]) >= float(w["truth_remove"])
@@ -108,12 +108,12 @@ def test_o_forms_bounded_and_unbounded():
                 problem_class=(LSmooth(L),), order=alpha, form="O",
                 hypotheses=(asm(alpha > 1), asm(b <= n)))
     prov, _ = supporting(unb)
-    out = o_form_check(unb, prov[0], budget=5, seed=0)
+    out = check_with(unb, prov[0], budget=5, seed=0)
     assert out.violated and "grows" in out.detail
     fel = Bound("feldman", alpha * C**2 * T / (b**2 * sigma_dp**2), mechanism=m,
                 problem_class=(Convex(),), order=alpha, form="O",
                 hypotheses=(asm(alpha > 1), asm(b <= n)))
-    out2 = o_form_check(fel, prov[0], budget=5, seed=0)
+    out2 = check_with(fel, prov[0], budget=5, seed=0)
     assert not out2.violated and out2.tested and 0 < out2.ratio <= 0.5 + 1e-9
 
 

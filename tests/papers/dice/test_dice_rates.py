@@ -30,7 +30,7 @@ def test_rate_36_violated_with_exact_two_step_witness():
     assert rep.verdict is StatementVerdict.VIOLATED, rep.detail
     out = outs["statement"]
     assert "error-feedback-rate" in out.detail and "50 digits" in out.detail
-    assert "also VIOLATED by simulation at T = 256" in out.detail
+    assert float(out.witness["truth_error"]) == 0.0       # exact: the two-step metric
     w = out.witness
     st = by_id("thm-3.6").rates[0]
     v = {k: float(w[k]) for k in ("B", "C1", "C2", "Delta0", "G", "L", "N", "T", "d",

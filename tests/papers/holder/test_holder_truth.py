@@ -47,9 +47,9 @@ def test_theorem_12_as_printed_is_violated_along_n_with_a_50_digit_witness():
     rep, outs = check_result_statements(_results()["holder:thm-12"], budget=2000, seed=0)
     assert rep.verdict is StatementVerdict.VIOLATED
     out = outs["statement"]
-    assert "along path 'α=0 n" in out.detail           # the headline path is n → ∞
+    assert "n → ∞' (×≥2" in out.detail                   # the headline path is n → ∞
     w = out.witness
-    assert mpmath.mpf(w["certified_floor"]) > mpmath.mpf(w["bound"]) > 0
+    assert mpmath.mpf(w["truth_max"]) > mpmath.mpf(w["bound"]) > 0      # the floor
     rs = [float(x) for x in w["ratios_50_digits"].split(",")]
     assert len(rs) == 4 and all(b >= 2 * a for a, b in zip(rs, rs[1:]))
     assert float(w["n"]) >= 10 ** 6 and float(w["wstar"]) >= 1 and float(w["wstar"]) <= float(w["R"])
@@ -58,7 +58,7 @@ def test_theorem_12_as_printed_is_violated_along_n_with_a_50_digit_witness():
 def test_theorem_12_with_the_stationary_step_size_holds_on_scenarios():
     rep, outs = check_result_statements(_results()["holder:thm-12+fix"], budget=2000, seed=0)
     assert rep.verdict is StatementVerdict.HOLDS_ON_SCENARIOS, rep.detail
-    assert "α=0 n" in rep.detail and "α=1 n" in rep.detail       # α across [0, 1]
+    assert "alpha = 0," in rep.detail and "alpha = 1," in rep.detail   # α across [0, 1]
 
 
 @pytest.mark.parametrize("rid", ["holder:thm-9", "holder:thm-10", "holder:lem-22",
@@ -67,7 +67,7 @@ def test_theorem_12_with_the_stationary_step_size_holds_on_scenarios():
 def test_the_other_rates_hold_on_scenarios(rid):
     rep, outs = check_result_statements(_results()[rid], budget=1000, seed=0)
     assert rep.verdict is StatementVerdict.HOLDS_ON_SCENARIOS, rep.detail
-    assert all(o.tested and not o.violated and "measured/claimed" in o.detail
+    assert all(o.tested and not o.violated and "stays bounded" in o.detail
                for o in outs.values())
 
 
@@ -76,7 +76,7 @@ def test_parts_take_the_outcome_of_their_typed_statements():
     parts = {s.id.rsplit("/", 1)[1]: s for s in rep.steps if s.id.count("/") == 1}
     assert parts["part-a"].verdict is Verdict.SUPPORTED
     assert parts["part-b"].verdict is Verdict.SUPPORTED
-    assert "measured/claimed" in parts["part-b"].detail
+    assert "stays bounded" in parts["part-b"].detail
 
 
 def test_theorem_7_stability_oracle_and_a_planted_smaller_bound():

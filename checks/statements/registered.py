@@ -15,13 +15,20 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import sympy as sp
+
+from checks.falsify import domains_for
+from checks.statements import implicit_value
+from checks.statements.space import holds
+from checks.truth.base import Unavailable, evaluate
+from theory import registry
+from theory.classes import LSmooth
+from theory.mechanisms import NoisySGD
 
 
 def noisy_sgd_bounds(bounded: bool, only: str | None = None, classes_ok=None):
     """(label, Bound) of every registered explicit last-iterate RDP bound of NoisySGD whose
     domain matches the scenario's (``bounded``)."""
-    from theory import registry
-    from theory.mechanisms import NoisySGD
     out = []
     for r in registry.all_results():
         for bd in r.bounds:
@@ -39,10 +46,7 @@ def noisy_sgd_bounds(bounded: bool, only: str | None = None, classes_ok=None):
 def assign(bd, scen: dict, sets: dict):
     """Values of the bound's symbols at the scenario, and the free analysis parameters
     (symbol, lo, hi) to minimise over; None when a parameter cannot be assigned."""
-    import sympy as sp
 
-    from checks.falsify import domains_for
-    from theory.classes import LSmooth
     m = bd.mechanism
     v: dict = {}
     pairs = [(m.n, "n"), (m.b, "b"), (m.eta, "eta"), (m.C, "C"), (m.sigma, "sigma_dp"),
@@ -73,15 +77,12 @@ def assign(bd, scen: dict, sets: dict):
 
 
 def _implicit_holds(imp, v: dict) -> bool:
-    from checks.statements import implicit_value
     x = v.get(imp.var.name)
     top = implicit_value(imp, v)
     return x is not None and top is not None and x <= top
 
 
 def bound_value(bd, values: dict, free: list[str]) -> float:
-    from checks.truth.base import Unavailable, evaluate
-    from checks.statements.space import _holds
     grid = list(np.linspace(0.01, 0.99, 50)) + [0.999]
     best = math.nan
     for pt in (np.array(np.meshgrid(*[grid] * len(free))).reshape(len(free), -1).T
@@ -93,7 +94,7 @@ def bound_value(bd, values: dict, free: list[str]) -> float:
                 v[name] = evaluate(e, v)
         except Unavailable:
             continue
-        if not all(_holds(h.expr, v) for h in bd.hypotheses if h.is_relational):
+        if not all(holds(h.expr, v) for h in bd.hypotheses if h.is_relational):
             continue
         try:
             val = evaluate(bd.expr, v)
