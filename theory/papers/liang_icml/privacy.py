@@ -65,7 +65,7 @@ def theorem_3_4() -> Result:
         statement=[Step("part-1", lc.D_last, "<=", rhs1, lp.PRO, eq="14", because="proved below"),
                    Step("part-2", lc.D_last, "<=", rhs2, lp.PRO, given=p2, eq="15",
                       because="proof omitted in the paper")],
-        proof=[items["z-tau"], items["a-tau"], items["49"], chain1, items["min-tau"], chain2],
+        proof=[items["z-tau"], items["a-tau"], items["one-step"], chain1, items["min-tau"], chain2],
         bounds=[Bound("part-1", rhs1, mechanism=lp.DC, problem_class=[LSmooth(L)],
                       hypotheses=hyps, form="explicit", order=alpha,
                       note="holds for every T ≥ 1"),
@@ -121,12 +121,11 @@ def table_1() -> Result:
 RESULTS = [
     lp.definitions(V)[0], lp.definitions(V)[1], lp.definitions(V)[2], lp.lemma_2_4(V),
     lp.definitions(V)[3], lp.lemma_2_6(V),
-    lp.contraction_reduction(V, "lem-2.7", "Sec. 2.1, eq. (6)"),
+    lp.contraction_reduction(V, "Sec. 2.1, eq. (6)"),
     lp.lemma_3_2(V, "Sec. 3.1, eqs. (10)–(11); proof App. B.1"),
     theorem_3_3(),
     theorem_3_4(),
     table_1(),
-    *lp.standard_facts(V, ("a.1", "a.2", "a.3", "a.4", "a.5"), ("25", "26", "27", "28", "29"),
-                       "App. A.1"),
+    *lp.standard_facts(V, "App. A.1"),
     *lp.privacy_lemmas(V, "App. A.2"),
 ]
