@@ -302,7 +302,7 @@ def _step_expansion(v: Numbering, role: str, note: str, *, keep_g: bool) -> Chai
     expansion in one line, and keeps η²‖g‖²."""
     projection = _to("<=", E_preproj, kind=CI,
                      because=f"{v.name('projection')} (projection is non-expansive), θ* ∈ int K",
-                     given=[asm("θ* ∈ K, θ_{t+1} = Π_K(θ_t − ηg + ζ_t)", "(49)")])
+                     given=[asm("θ* ∈ K, θ_{t+1} = Π_K(θ_t − ηg + ζ_t)", f"({v.eq('dc-update')})")])
     if keep_g:
         lines = [projection,
                  _to("<=", dist ** 2 - 2 * eta * ip_batch + eta ** 2 * gbar_norm ** 2 + NOISE, kind=P,
@@ -383,16 +383,17 @@ def case_1_1(v: Numbering) -> list:
                                       "markov-deviation"))
     e50, e54, e55 = (v.eq(r) for r in ("step-expansion-C", "inner-mean-1.1", "step-size-choice"))
     return [
-        _step_expansion(v, "step-expansion-C", "(50): the opening inequality of case (1.1)",
+        _step_expansion(v, "step-expansion-C", f"({e50}): the opening inequality of case (1.1)",
                         keep_g=False),
         Step("gamma-xi-upper", gamma_xi, "<=", g_up, kind=P, eq=None,
              because="γ_ξ = min(1, C/‖∇l_ξ‖), ‖∇l_ξ‖ ≥ ‖∇l‖ − ‖∇l_ξ − ∇l‖ ≥ 35σ(L/μ)^{3/4} − 5σ(L/μ)^{1/4}",
              oracle=INSTANCE, oracle_args=kappa0,
-             note="text before (51): 'we immediate get γ_ξ ≤ C/(35σ(L/μ)^{3/4} − 5σ(L/μ)^{1/4})'"),
+             note=f"text before ({e51}): 'we immediate get γ_ξ ≤ C/(35σ(L/μ)^{{3/4}} − "
+                  "5σ(L/μ)^{1/4})'"),
         Step("gamma-xi-lower", gamma_xi, ">=", 7 * C / (8 * grad_norm), kind=P,
              because="γ_ξ = min(1, C/‖∇l_ξ‖), ‖∇l_ξ‖ ≤ ‖∇l‖ + 5σ(L/μ)^{1/4} ≤ (8/7)‖∇l‖",
              oracle=INSTANCE, oracle_args=kappa0,
-             note="text before (51): 'and γ_ξ ≥ 7C/(8‖∇l(θ_t)‖)'"),
+             note=f"text before ({e51}): 'and γ_ξ ≥ 7C/(8‖∇l(θ_t)‖)'"),
         _chain(v, "inner-small-deviation", _lines(
             v, "inner-small-deviation", -2 * eta * clip_inner,
             _to("=", -2 * eta * ((clip_inner - gamma_xi * Q) + gamma_xi * Q),
@@ -407,18 +408,18 @@ def case_1_1(v: Numbering) -> list:
                 + 2 * eta * C * sigma_sgd * r14 / (7 * sigma_sgd * r34 - sigma_sgd * r14)
                 * sqrt(2 / mu) * sg,
                 because=f"{sm} and {sc}; γ_ξ bound; ‖∇l_ξ − ∇l‖ ≤ 5σ(L/μ)^{{1/4}}",
-                given=[F["smooth"], F["sc_dist"], asm(gamma_xi <= g_up, "text before (51)"),
+                given=[F["smooth"], F["sc_dist"], asm(gamma_xi <= g_up, f"text before ({e51})"),
                        asm(dev <= 5 * sigma_sgd * r14, "sub-case κ_ξ = 0")]),
             _to("<=", -7 * eta * C / (4 * sqrt(2 * L)) * sg
                 + 4 * eta * C / (sqrt(2) * (7 * sqrt(L) - sqrt(mu))) * sg, because="simplify"),
             _to("<=", small, because="μ ≤ L"),
-        ), note="(51): sub-case ‖∇l_ξ − ∇l‖ ≤ 5σ(L/μ)^{1/4}, one sample ξ"),
+        ), note=f"({e51}): sub-case ‖∇l_ξ − ∇l‖ ≤ 5σ(L/μ)^{{1/4}}, one sample ξ"),
         _chain(v, "inner-large-deviation", _lines(
             v, "inner-large-deviation", -2 * eta * clip_inner,
             _to("<=", 2 * eta * C * dist, kind=P, because="Cauchy–Schwarz, ‖g_ξ‖ ≤ C",
                 oracle=INSTANCE, oracle_args=kappa1),
             _to("<=", large, because=sc, given=[F["sc_dist"]]),
-        ), note="(52): sub-case ‖∇l_ξ − ∇l‖ > 5σ(L/μ)^{1/4}"),
+        ), note=f"({e52}): sub-case ‖∇l_ξ − ∇l‖ > 5σ(L/μ)^{{1/4}}"),
         _chain(v, "markov-deviation", _lines(
             v, "markov-deviation", Pr_kxi1,
             _to("=", Pr_dev_xi, kind=P, because="definition of κ_ξ", oracle=INSTANCE),
@@ -439,7 +440,7 @@ def case_1_1(v: Numbering) -> list:
                 because=f"({e51}) on κ_ξ = 0, ({e52}) on κ_ξ = 1, ({e53})", oracle=INSTANCE),
             _to("<=", inner_mean, because="simplify"),
         )),
-        _step_size_choice(v, "(55) in case (1.1), with the choice of η"),
+        _step_size_choice(v, f"({e55}) in case (1.1), with the choice of η"),
         _chain(v, "recursion-1.1", _lines(
             v, "recursion-1.1", E_next,
             _to("<=", dist ** 2 + inner_mean + STEP_SQ_BOUND + NOISE,
@@ -484,12 +485,12 @@ def case_2_1(v: Numbering) -> list:
     inner_mean = -3 * eta * C / (5 * sqrt(2 * L)) * sg      # (59)'s last line
     e55, e58, e59 = (v.eq(r) for r in ("step-size-choice", "step-expansion-g", "inner-mean-2.1"))
     return [
-        _step_expansion(v, "step-expansion-g", "(58): the opening inequality of case (2.1)",
+        _step_expansion(v, "step-expansion-g", f"({e58}): the opening inequality of case (2.1)",
                         keep_g=True),
         Step("gamma-lower", sp.Min(1, C / grad_norm), ">=", sp.Min(1, C / (2 * grad_norm)), kind=S,
-             because="C/‖∇l‖ ≥ C/(2‖∇l‖)", note="text before (59): γ ≥ min(1, C/(2‖∇l‖))"),
+             because="C/‖∇l‖ ≥ C/(2‖∇l‖)", note=f"text before ({e59}): γ ≥ min(1, C/(2‖∇l‖))"),
         Step("gamma-lower-2", sp.Min(1, C / (2 * grad_norm)), "=", C / (2 * grad_norm), kind=S,
-             because="case (2.1): ‖∇l‖ > C/2", note="text before (59): … = C/(2‖∇l‖)"),
+             because="case (2.1): ‖∇l‖ > C/2", note=f"text before ({e59}): … = C/(2‖∇l‖)"),
         _chain(v, "inner-mean-2.1", _lines(
             v, "inner-mean-2.1", -2 * eta * E_clip_inner,
             _to("=", -2 * eta * ((E_clip_inner - gamma_clip * Q) + gamma_clip * Q),
@@ -609,7 +610,8 @@ def case_2_2(v: Numbering) -> list:
 def _case_2_2_averages(v: Numbering) -> Chain:
     """"Hence, one may obtain" (ICML (67), AAAI (76)), "Exploiting Lemma A.4 and Lemma A.5"
     (ICML (68); AAAI (77), Lemma A.5 and A.6), "Therefore" (ICML (69), AAAI (78))."""
-    e66, e67 = v.eq("recursion-2.2"), v.eq("average-gap-2.2")
+    e66, e67, e68, e69 = (v.eq(r) for r in ("recursion-2.2", "average-gap-2.2",
+                                            "average-root-gap-2.2", "average-2.2"))
     R67 = D ** 2 / (eta * (T + 1)) + 4 * sigma_sgd ** 3 / (mu * C) + 2 * eta * sigma_sgd ** 2 / b \
         + d * eta * sigma_dp ** 2
     R68 = D / sqrt(eta * (T + 1)) + 2 * sigma_sgd ** R(3, 2) / sqrt(mu * C) \
@@ -633,8 +635,9 @@ def _case_2_2_averages(v: Numbering) -> Chain:
             "<=", 50 * (D / sqrt(eta * T) + sqrt(sigma_sgd ** 3 / (mu * C))
                         + sqrt(eta) * sigma_sgd / sqrt(b) + sqrt(d * eta) * sigma_dp) / 25,
             because="O(·) read with constant 50 (= 25 × 2) for (1/(T+1))ΣE√gap; T + 1 > T",
-            note="both sides divided by 25, as in (68)")),
-    ], links=False, note="(67)–(69); (67)→(68) changes the averaged quantity, so links are not checked")
+            note=f"both sides divided by 25, as in ({e68})")),
+    ], links=False, note=f"({e67})–({e69}); ({e67})→({e68}) changes the averaged quantity, so "
+                         "links are not checked")
 
 
 def summing_up(v: Numbering) -> CaseSplit:
@@ -660,7 +663,7 @@ def summing_up(v: Numbering) -> CaseSplit:
         Case(f"sum-{k}", conds[k], [
             Step(f"eq-{n}", min_sqrt_gap, "<=", fin, eq=n, because=f"case ({k}) bound; min_t ≤ average",
                  given=[asm(min_sqrt_gap <= bounds[k], f"case ({k}) of C.1 (explicit constants)")],
-                 note=f"O(·) of (70) read with constant {K_SUM}")])
+                 note=f"O(·) of ({n}) read with constant {K_SUM}")])
         for k in ("1.1", "1.2", "2.1", "2.2")
     ], note="'Finally, summing up all the cases': each case's bound must be within the "
             "final O(·) with its min(L^{3/4}σ/μ^{5/4}, √(σ³/(μC)))")
