@@ -181,7 +181,8 @@ def sgm_bound(v: Numbering, section: str) -> Result:
     """Lemma A.13 (AAAI) / A.12 (ICML): D_α^SGM(q, σ) ≤ 2αq²/σ² under q ≤ 1/5, σ > 4,
     α ≤ α*(q, σ) — α* from :func:`theory.papers.liang.common.alpha_star_conditions`."""
     w = v.name("sgm")
-    hyps = [asm(sp.Gt(alpha, 1), "Def. A.12: α > 1"), asm(sp.Gt(q, 0), "Def. A.12: 0 < q"),
+    d = f"Def. {v.number('sgm-def')}"
+    hyps = [asm(sp.Gt(alpha, 1), f"{d}: α > 1"), asm(sp.Gt(q, 0), f"{d}: 0 < q"),
             asm(sp.Le(q, sp.Rational(1, 5)), w), asm(sp.Gt(sigma, 4), w),
             lc.alpha_star_hypothesis(q, sigma, w)]
     c1, c2 = lc.alpha_star_conditions(alpha, q, sigma)
@@ -197,7 +198,7 @@ def sgm_bound(v: Numbering, section: str) -> Result:
                            f"({v.eq('sgm')}), K = log(1 + 1/(q(α−1)))")],
         bounds=[Bound("sgm", 2 * alpha * q**2 / sigma**2, mechanism=SampledGaussian(q, sigma), problem_class=(),
                       hypotheses=hyps, form="explicit", order=alpha,
-                      note="D_α^SGM(q, σ) of Def. A.12 (unit sensitivity, noise σ)")],
+                      note=f"D_α^SGM(q, σ) of {d} (unit sensitivity, noise σ)")],
         note="α*(q, σ) is defined by alpha_star_conditions() in theory.papers.liang.common",
     )
 
@@ -205,19 +206,21 @@ def sgm_bound(v: Numbering, section: str) -> Result:
 # ======================================================================================
 # Lemma 3.2 (B.1): noisy smooth-reduction
 
-OTHER_ORDER_NOTE = (
-    "A check of the statement in the order the proof leaves out: (37) writes "
-    "P_ψ'(ν) = (1−q)P_ψ(ν) + qP_ψ''(ν), i.e. only D' = D ∪ {D̄}. For D' = D \\ {x} the "
-    "mixture is in the FIRST argument and convexity in the second argument (Lemma A.10) "
-    "does not apply. Instance: the loss of x is −C⟨e₁, θ⟩ (L-smooth for every L), all "
-    "other losses 0, μ = ν = θ: then P_ψ(θ) = (1−q)N(m, s²I) + qN(m − u, s²I), "
-    "P_ψ'(θ) = N(m, s²I), ‖u‖ = ηC/b, s² = (noise variance). Since the mixture density "
-    "≥ q·N(m − u, s²I) pointwise, E[(P/Q)^α] ≥ q^α exp(α(α−1)‖u‖²/(2s²)), so "
-    "D_α ≥ α log q/(α−1) + α‖u‖²/(2s²): the left-hand side here. The step claims this "
-    "lower bound stays below the printed bound; a counterexample is a genuine violation "
-    "of the statement (confirmed by hand at α = 128, b = 1, n = 10⁴, C = σ_DP = 1, "
-    "β → 1: lower bound ≈ 54.7 > 0.0256; checks.statements finds the same number "
-    "from the exact SGM divergence).")
+def other_order_note(v: Numbering) -> str:
+    """Why the step ``other-order`` checks the remove order, and its instance."""
+    return (
+        f"A check of the statement in the order the proof leaves out: ({v.eq('sampling-mixture')}) "
+        "writes P_ψ'(ν) = (1−q)P_ψ(ν) + qP_ψ''(ν), i.e. only D' = D ∪ {D̄}. For D' = D \\ {x} the "
+        f"mixture is in the FIRST argument and convexity in the second argument ({v.name('conv')}) "
+        "does not apply. Instance: the loss of x is −C⟨e₁, θ⟩ (L-smooth for every L), all "
+        "other losses 0, μ = ν = θ: then P_ψ(θ) = (1−q)N(m, s²I) + qN(m − u, s²I), "
+        "P_ψ'(θ) = N(m, s²I), ‖u‖ = ηC/b, s² = (noise variance). Since the mixture density "
+        "≥ q·N(m − u, s²I) pointwise, E[(P/Q)^α] ≥ q^α exp(α(α−1)‖u‖²/(2s²)), so "
+        "D_α ≥ α log q/(α−1) + α‖u‖²/(2s²): the left-hand side here. The step claims this "
+        "lower bound stays below the printed bound; a counterexample is a genuine violation "
+        "of the statement (confirmed by hand at α = 128, b = 1, n = 10⁴, C = σ_DP = 1, "
+        "β → 1: lower bound ≈ 54.7 > 0.0256; checks.statements finds the same number "
+        "from the exact SGM divergence).")
 
 
 def other_order_lower(noise_fraction):
@@ -350,7 +353,7 @@ def lemma_3_2(v: Numbering, where: str, note: str = "") -> Result:
     other = Step("other-order", other_order_lower(beta), "<=", STEP_GC, SCA,
                because="part 1 with μ = ν = θ (z = 0) for D' = D \\ {x}: adjacency is adding "
                        "OR removing a point (Sec. 2), and RDP needs every adjacent pair",
-               note=OTHER_ORDER_NOTE)
+               note=other_order_note(v))
     bound_h = hyps
     return Result(
         f"{v.paper}:lem-3.2", "Noisy smooth-reduction", where,
@@ -391,7 +394,7 @@ def theorem_3_3(v: Numbering, where: str, *, o_form: bool, note: str = "") -> Re
     split = Step(v.lbl("noise-split"), beta * eta**2 * sigma_dp**2 + (1 - beta) * eta**2 * sigma_dp**2, "=",
                eta**2 * sigma_dp**2, ALG, eq=v.eq("noise-split"),
                because="ϱ_t ~ N(0, βη²σ_DP² I) and ς_t ~ N(0, (1−β)η²σ_DP² I) add up to ηζ_t",
-               note="variance bookkeeping of the noise split (43)")
+               note=f"variance bookkeeping of the noise split ({v.eq('noise-split')})")
     recursion = Chain(v.lbl("gc-one-step"), (
         Step(v.lbl("gc-one-step", 1), lc.D_next, "=", lc.D_next_split, PRO,
            because=f"({v.eq('noise-split')}): θ_{{t+1}} = ψ(θ_t) + ς_t", eq=v.eq("gc-one-step"),
@@ -409,7 +412,7 @@ def theorem_3_3(v: Numbering, where: str, *, o_form: bool, note: str = "") -> Re
            because=v.rid("shift-reduction"), eq=v.eq("gc-one-step")),
         Step(v.lbl("gc-one-step", 3), lc.D_psi_za + SHIFT_COST_T, "=", lc.D_psi_zs + SHIFT_COST_T, PRO,
            given=[asm(sp.Eq(z_t1, (1 + eta * L) * z_t - a_t),
-                      "definition of z_{t+1} (the text before (44))")],
+                      f"definition of z_{{t+1}} (the text before ({v.eq('gc-one-step')}))")],
            because="definition of z_{t+1}: z_{t+1} + a_t = (1+ηL) z_t (see shift-recursion)",
            eq=v.eq("gc-one-step"), oracle=ROW_ORACLE, oracle_args=SHIFT_ARGS),
         Step(v.lbl("gc-one-step", 4), lc.D_psi_zs + SHIFT_COST_T, "<=", lc.D_cur + B + SHIFT_COST_T, ALG,
@@ -500,7 +503,7 @@ def theorem_3_4_common(v: Numbering) -> dict:
                      oracle=ROW_ORACLE, oracle_args=NEXT_ARGS,
                      note="DPSGD-DC adds the projection Π_K after the noise; the paper does "
                           "not say so, but Π_K is 1-Lipschitz, so the contraction-reduction "
-                          "lemma with s = 0 carries (44) over")
+                          f"lemma with s = 0 carries ({v.eq('gc-one-step')}) over")
     items["chain"] = [
         Step(v.lbl("dc-induction", 1), lc.D_last, "<=", lc.D_tau + sum_cost + (T - tau) * B, PRO,
            because=f"({v.eq('dc-one-step')}) for t = T−1, …, τ (induction)", eq=v.eq("dc-induction"),

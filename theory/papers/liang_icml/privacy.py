@@ -42,7 +42,7 @@ def theorem_3_3() -> Result:
                given=[asm(sp.Eq(T, 1), "one iteration")],
                because="(12) at T = 1 for D' = D \\ {x}: θ₁ = θ₀ − η(g + ζ₀), noise η²σ_DP²",
                note="as liang-icml:lem-3.2/other-order with the full noise (β + (1−β) = 1): "
-                    + lp.OTHER_ORDER_NOTE)
+                    + lp.other_order_note(V))
     return replace(r, proof=r.proof + (check,))
 
 
