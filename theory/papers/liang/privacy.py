@@ -16,14 +16,13 @@ import sympy as sp
 
 from theory.classes import BoundedDomain, LSmooth
 from theory.mechanisms import NoisySGD, SampledGaussian
-from theory.model import Bound, Chain, Rel, Result, Step, StepKind, asm, with_given
+from theory.model import Bound, Chain, Result, Step, StepKind, asm, with_given
 from theory.papers.liang import common as lc
 from theory.papers.liang.numbering import Numbering
 from theory.papers.liang.symbols import (C, D, L, alpha, a_t, b, beta, delta, epsilon, eta, n, q,
                             sigma, sigma_dp, T, tau, z, z_t, z_t1)
 
 ALG, SCA, PRO, CIT = StepKind.ALGEBRA, StepKind.SCALAR, StepKind.PROBABILISTIC, StepKind.CITED
-LE, LT, EQ, GE, GT = Rel.LE, Rel.LT, Rel.EQ, Rel.GE, Rel.GT
 
 SMOOTH = LSmooth(L)   # Assumption 3.1: every l_ξ is L-smooth
 
@@ -77,7 +76,7 @@ def lemma_2_4(v: Numbering) -> Result:
         f"{v.paper}:lem-2.4", "From (α, ε)-RDP to (ϵ, δ)-DP (Mironov 2017)", "Sec. 2.1",
         hypotheses=[asm(sp.Gt(alpha, 1), w), asm(sp.Gt(delta, 0), w), asm(sp.Lt(delta, 1), w),
                     asm(sp.Le(lc.D_rdp, epsilon), "M is (α, ε)-RDP")],
-        statement=[Step("statement", lc.eps_dp, LE, epsilon + sp.log(1 / delta) / (alpha - 1), CIT,
+        statement=[Step("statement", lc.eps_dp, "<=", epsilon + sp.log(1 / delta) / (alpha - 1), CIT,
                       because="Mironov 2017, Proposition 3",
                       note="eps_dp: the smallest ϵ for which M is (ϵ, δ)-DP")],
     )
@@ -86,56 +85,54 @@ def lemma_2_4(v: Numbering) -> Result:
 def lemma_2_6(v: Numbering) -> Result:
     w = "Lemma 2.6"
     return Result(
-        f"{v.paper}:lem-2.6", "Shift-reduction (Feldman et al. 2018)", f"Sec. 2.1, eq. ({v.eq('2.6')})",
+        f"{v.paper}:lem-2.6", "Shift-reduction (Feldman et al. 2018)", f"Sec. 2.1, eq. ({v.eq('shift-reduction')})",
         hypotheses=[asm(sp.Gt(alpha, 1), w), asm(sp.Ge(lc.a_shift, 0), w), asm(sp.Ge(z, 0), w)],
-        statement=[Step("statement", lc.D_conv, LE,
+        statement=[Step("statement", lc.D_conv, "<=",
                       lc.D_shift_za + alpha * lc.a_shift**2 / (2 * lc.sigma_zeta**2), CIT,
-                      because="Feldman et al. 2018, Lemma 20", eq=v.eq("2.6"),
+                      because="Feldman et al. 2018, Lemma 20", eq=v.eq("shift-reduction"),
                       note="ζ ~ N(0, σ² I_d); P_μ * P_ζ is the law of μ + ζ")],
     )
 
 
-def contraction_reduction(v: Numbering, local_id: str, where: str) -> Result:
+def contraction_reduction(v: Numbering, where: str) -> Result:
     w = where
     return Result(
-        f"{v.paper}:{local_id}", "Contraction-reduction (Feldman et al. 2018)", where,
+        v.rid("contraction-reduction"), "Contraction-reduction (Feldman et al. 2018)", where,
         hypotheses=[asm(sp.Gt(alpha, 1), w), asm(sp.Ge(z, 0), w),
                     asm("phi, phi' are contractive (1-Lipschitz)", w),
                     asm("sup_x ||phi(x) - phi'(x)|| <= s", w)],
-        statement=[Step("statement", lc.D_contr, LE, lc.D_shift_z, CIT,
-                      because="Feldman et al. 2018, Theorem 22", eq=v.eq("contraction"))],
+        statement=[Step("statement", lc.D_contr, "<=", lc.D_shift_z, CIT,
+                      because="Feldman et al. 2018, Theorem 22", eq=v.eq("contraction-reduction"))],
     )
 
 
 # ======================================================================================
 # Appendix A: standard facts and privacy lemmas
-def standard_facts(v: Numbering, numbers: tuple[str, str, str, str, str],
-                   eqs: tuple[str, str, str, str, str], section: str) -> list[Result]:
+def standard_facts(v: Numbering, section: str) -> list[Result]:
     """Markov, projection non-expansive, (a+b)² ≤ 2a²+2b², a ≤ a²/(2b)+b/2, √(a+b) ≤ √a+√b."""
-    p = v.paper
     a_, b_ = lc.fact_a, lc.fact_b
-    n1, n2, n3, n4, n5 = numbers
-    e1, e2, e3, e4, e5 = eqs
+    e1, e2, e3, e4, e5 = (v.eq(r) for r in ("markov", "projection", "square-sum", "half-square",
+                                            "root-sum"))
     return [
-        Result(f"{p}:lem-{n1}", "Markov inequality", f"{section}, eq. ({e1})",
+        Result(v.rid("markov"), "Markov inequality", f"{section}, eq. ({e1})",
                hypotheses=[asm(sp.Gt(a_, 0), "a > 0"), asm("x is a non-negative random variable")],
-               statement=[Step("statement", lc.markov_prob, LE, lc.markov_x_mean / a_, CIT,
+               statement=[Step("statement", lc.markov_prob, "<=", lc.markov_x_mean / a_, CIT,
                              because="Markov's inequality", eq=e1)]),
-        Result(f"{p}:lem-{n2}", "Projection operator is non-expansive", f"{section}, eq. ({e2})",
+        Result(v.rid("projection"), "Projection operator is non-expansive", f"{section}, eq. ({e2})",
                hypotheses=[asm("K is closed and convex")],
-               statement=[Step("statement", lc.proj_gap, LE, lc.xy_gap, CIT,
+               statement=[Step("statement", lc.proj_gap, "<=", lc.xy_gap, CIT,
                              because="non-expansiveness of projections onto convex sets",
                              eq=e2)]),
-        Result(f"{p}:lem-{n3}", "(a + b)² ≤ 2a² + 2b²", f"{section}, eq. ({e3})",
-               statement=[Step("statement", (a_ + b_)**2, LE, 2 * a_**2 + 2 * b_**2, ALG, eq=e3)]),
-        Result(f"{p}:lem-{n4}", "a ≤ a²/(2b) + b/2", f"{section}, eq. ({e4})",
+        Result(v.rid("square-sum"), "(a + b)² ≤ 2a² + 2b²", f"{section}, eq. ({e3})",
+               statement=[Step("statement", (a_ + b_)**2, "<=", 2 * a_**2 + 2 * b_**2, ALG, eq=e3)]),
+        Result(v.rid("half-square"), "a ≤ a²/(2b) + b/2", f"{section}, eq. ({e4})",
                hypotheses=[asm(sp.Ge(a_, 0), "a ≥ 0"), asm(sp.Ge(b_, 0), "b ≥ 0")],
-               statement=[Step("statement", a_, LE, a_**2 / (2 * b_) + b_ / 2, SCA, eq=e4,
+               statement=[Step("statement", a_, "<=", a_**2 / (2 * b_) + b_ / 2, SCA, eq=e4,
                              note="printed for a, b ≥ 0; at b = 0 the right-hand side is "
                                   "undefined (the fact needs b > 0)")]),
-        Result(f"{p}:lem-{n5}", "√(a + b) ≤ √a + √b", f"{section}, eq. ({e5})",
+        Result(v.rid("root-sum"), "√(a + b) ≤ √a + √b", f"{section}, eq. ({e5})",
                hypotheses=[asm(sp.Ge(a_, 0), "a ≥ 0"), asm(sp.Ge(b_, 0), "b ≥ 0")],
-               statement=[Step("statement", sp.sqrt(a_ + b_), LE, sp.sqrt(a_) + sp.sqrt(b_), SCA,
+               statement=[Step("statement", sp.sqrt(a_ + b_), "<=", sp.sqrt(a_) + sp.sqrt(b_), SCA,
                              eq=e5)]),
     ]
 
@@ -143,8 +140,6 @@ def standard_facts(v: Numbering, numbers: tuple[str, str, str, str, str],
 def privacy_lemmas(v: Numbering, section: str) -> list[Result]:
     """W∞ (definition), its equivalent forms, post-processing, convexity, composition,
     the SGM (definition) and its RDP bound."""
-    p = v.paper
-    ids = v.ids
     return [
         Result(v.rid("winf"), "∞-Wasserstein distance (Villani et al. 2009)",
                f"{section}, eq. ({v.eq('winf')})",
@@ -157,14 +152,14 @@ def privacy_lemmas(v: Numbering, section: str) -> list[Result]:
         Result(v.rid("post"), "Post-processing inequality (Van Erven and Harremos 2014)",
                f"{section}, eq. ({v.eq('post')})",
                hypotheses=[asm(sp.Ge(alpha, 0), "α ≥ 0 (as printed)")],
-               statement=[Step("statement", lc.D_post, LE, lc.D_pre, CIT,
+               statement=[Step("statement", lc.D_post, "<=", lc.D_pre, CIT,
                              because="Van Erven and Harremos 2014, Theorem 9",
                              eq=v.eq("post"))]),
         Result(v.rid("conv"), "Partial convexity in the second argument (Van Erven and Harremos 2014)",
                f"{section}, eq. ({v.eq('conv')})",
                hypotheses=[asm(sp.Ge(alpha, 0), "α ≥ 0 (as printed)"),
                            asm(sp.Ge(lc.lam_mix, 0), "0 ≤ λ"), asm(sp.Le(lc.lam_mix, 1), "λ ≤ 1")],
-               statement=[Step("statement", lc.D_mixture, LE,
+               statement=[Step("statement", lc.D_mixture, "<=",
                              (1 - lc.lam_mix) * lc.D_nu1 + lc.lam_mix * lc.D_nu2, CIT,
                              because="Van Erven and Harremos 2014, Theorem 12",
                              eq=v.eq("conv"),
@@ -173,7 +168,7 @@ def privacy_lemmas(v: Numbering, section: str) -> list[Result]:
         Result(v.rid("comp"), "Strong composition for Rényi divergence (Mironov 2017)",
                f"{section}, eq. ({v.eq('comp')})",
                hypotheses=[asm(sp.Gt(alpha, 1), "α > 1")],
-               statement=[Step("statement", lc.D_comp, LE, lc.D_comp_cond + lc.D_comp_first, CIT,
+               statement=[Step("statement", lc.D_comp, "<=", lc.D_comp_cond + lc.D_comp_first, CIT,
                              because="Mironov 2017, Proposition 1", eq=v.eq("comp"))]),
         Result(v.rid("sgm-def"), "Sampled Gaussian mechanism", f"{section}, eq. ({v.eq('sgm-def')})",
                note="M_SGM(D) = Σ_{i∈S} f(D_i) + N(0, σ² I_d), S Poisson-sampled with rate q; "
@@ -185,8 +180,9 @@ def privacy_lemmas(v: Numbering, section: str) -> list[Result]:
 def sgm_bound(v: Numbering, section: str) -> Result:
     """Lemma A.13 (AAAI) / A.12 (ICML): D_α^SGM(q, σ) ≤ 2αq²/σ² under q ≤ 1/5, σ > 4,
     α ≤ α*(q, σ) — α* from :func:`theory.papers.liang.common.alpha_star_conditions`."""
-    w = f"Lemma {v.ids['sgm'].split('-', 1)[1].upper()}"
-    hyps = [asm(sp.Gt(alpha, 1), "Def. A.12: α > 1"), asm(sp.Gt(q, 0), "Def. A.12: 0 < q"),
+    w = v.name("sgm")
+    d = f"Def. {v.number('sgm-def')}"
+    hyps = [asm(sp.Gt(alpha, 1), f"{d}: α > 1"), asm(sp.Gt(q, 0), f"{d}: 0 < q"),
             asm(sp.Le(q, sp.Rational(1, 5)), w), asm(sp.Gt(sigma, 4), w),
             lc.alpha_star_hypothesis(q, sigma, w)]
     c1, c2 = lc.alpha_star_conditions(alpha, q, sigma)
@@ -196,13 +192,13 @@ def sgm_bound(v: Numbering, section: str) -> Result:
         v.rid("sgm"), "Upper bound on Rényi divergence of the SGM (Mironov, Talwar, and Zhang 2019)",
         f"{section}, eq. ({v.eq('sgm')})",
         hypotheses=hyps,
-        statement=[Step("statement", lc.D_sgm, LE, 2 * alpha * q**2 / sigma**2, CIT,
+        statement=[Step("statement", lc.D_sgm, "<=", 2 * alpha * q**2 / sigma**2, CIT,
                       because="Mironov, Talwar, and Zhang 2019, Theorem 11", eq=v.eq("sgm"),
                       note="α*(q, σ): the largest α satisfying both conditions of "
                            f"({v.eq('sgm')}), K = log(1 + 1/(q(α−1)))")],
         bounds=[Bound("sgm", 2 * alpha * q**2 / sigma**2, mechanism=SampledGaussian(q, sigma), problem_class=(),
                       hypotheses=hyps, form="explicit", order=alpha,
-                      note="D_α^SGM(q, σ) of Def. A.12 (unit sensitivity, noise σ)")],
+                      note=f"D_α^SGM(q, σ) of {d} (unit sensitivity, noise σ)")],
         note="α*(q, σ) is defined by alpha_star_conditions() in theory.papers.liang.common",
     )
 
@@ -210,19 +206,21 @@ def sgm_bound(v: Numbering, section: str) -> Result:
 # ======================================================================================
 # Lemma 3.2 (B.1): noisy smooth-reduction
 
-OTHER_ORDER_NOTE = (
-    "A check of the statement in the order the proof leaves out: (37) writes "
-    "P_ψ'(ν) = (1−q)P_ψ(ν) + qP_ψ''(ν), i.e. only D' = D ∪ {D̄}. For D' = D \\ {x} the "
-    "mixture is in the FIRST argument and convexity in the second argument (Lemma A.10) "
-    "does not apply. Instance: the loss of x is −C⟨e₁, θ⟩ (L-smooth for every L), all "
-    "other losses 0, μ = ν = θ: then P_ψ(θ) = (1−q)N(m, s²I) + qN(m − u, s²I), "
-    "P_ψ'(θ) = N(m, s²I), ‖u‖ = ηC/b, s² = (noise variance). Since the mixture density "
-    "≥ q·N(m − u, s²I) pointwise, E[(P/Q)^α] ≥ q^α exp(α(α−1)‖u‖²/(2s²)), so "
-    "D_α ≥ α log q/(α−1) + α‖u‖²/(2s²): the left-hand side here. The step claims this "
-    "lower bound stays below the printed bound; a counterexample is a genuine violation "
-    "of the statement (confirmed by hand at α = 128, b = 1, n = 10⁴, C = σ_DP = 1, "
-    "β → 1: lower bound ≈ 54.7 > 0.0256; checks.statements finds the same number "
-    "from the exact SGM divergence).")
+def other_order_note(v: Numbering) -> str:
+    """Why the step ``other-order`` checks the remove order, and its instance."""
+    return (
+        f"A check of the statement in the order the proof leaves out: ({v.eq('sampling-mixture')}) "
+        "writes P_ψ'(ν) = (1−q)P_ψ(ν) + qP_ψ''(ν), i.e. only D' = D ∪ {D̄}. For D' = D \\ {x} the "
+        f"mixture is in the FIRST argument and convexity in the second argument ({v.name('conv')}) "
+        "does not apply. Instance: the loss of x is −C⟨e₁, θ⟩ (L-smooth for every L), all "
+        "other losses 0, μ = ν = θ: then P_ψ(θ) = (1−q)N(m, s²I) + qN(m − u, s²I), "
+        "P_ψ'(θ) = N(m, s²I), ‖u‖ = ηC/b, s² = (noise variance). Since the mixture density "
+        "≥ q·N(m − u, s²I) pointwise, E[(P/Q)^α] ≥ q^α exp(α(α−1)‖u‖²/(2s²)), so "
+        "D_α ≥ α log q/(α−1) + α‖u‖²/(2s²): the left-hand side here. The step claims this "
+        "lower bound stays below the printed bound; a counterexample is a genuine violation "
+        "of the statement (confirmed by hand at α = 128, b = 1, n = 10⁴, C = σ_DP = 1, "
+        "β → 1: lower bound ≈ 54.7 > 0.0256; checks.statements finds the same number "
+        "from the exact SGM divergence).")
 
 
 def other_order_lower(noise_fraction):
@@ -283,87 +281,87 @@ def lemma_3_2(v: Numbering, where: str, note: str = "") -> Result:
     mu_choice = asm(sp.Eq(lc.D_mu1_nu, lc.D_shift_z),
                     f"choice of μ' ({v.rid('weq')}): D_α^(z)(P_μ‖P_ν) = D_α(P_μ'‖P_ν)")
 
-    eq36 = Chain(v.lbl("36"), (
-        Step(v.lbl("36", 1), lc.psi_gap, LE, lc.mu_gap + eta * L * lc.mu_gap, CIT,
+    eq36 = Chain(v.lbl("coupled-gap"), (
+        Step(v.lbl("coupled-gap", 1), lc.psi_gap, "<=", lc.mu_gap + eta * L * lc.mu_gap, CIT,
            because="triangle inequality and Assumption 3.1 (clip_C is 1-Lipschitz)",
-           eq=v.eq("36"),
+           eq=v.eq("coupled-gap"),
            note="same batch and same noise ϱ_t in ψ(μ) and ψ(μ') (synchronous coupling)"),
-        Step(v.lbl("36", 2), lc.mu_gap + eta * L * lc.mu_gap, LE, (1 + eta * L) * z, ALG,
+        Step(v.lbl("coupled-gap", 2), lc.mu_gap + eta * L * lc.mu_gap, "<=", (1 + eta * L) * z, ALG,
            given=[asm(sp.Le(lc.mu_gap, z), f"{v.rid('weq')}: Pr[‖μ − μ'‖ ≤ z] = 1")],
-           because="definition of μ'", eq=v.eq("36")),
+           because="definition of μ'", eq=v.eq("coupled-gap")),
     ))
-    eq37 = Chain(v.lbl("37"), (
-        Step(v.lbl("37", 1), lhs, LE, lc.D_psi1_psi1, PRO, **ROW,
-           because=f"{v.rid('def-2.5')} with ({v.eq('36')}): W∞(P_ψ(μ), P_ψ(μ')) ≤ (1+ηL)z",
-           eq=v.eq("37")),
-        Step(v.lbl("37", 2), lc.D_psi1_psi1, EQ, lc.D_psi1_mix, PRO, **ROW,
+    eq37 = Chain(v.lbl("sampling-mixture"), (
+        Step(v.lbl("sampling-mixture", 1), lhs, "<=", lc.D_psi1_psi1, PRO, **ROW,
+           because=f"{v.rid('shifted-divergence')} with ({v.eq('coupled-gap')}): W∞(P_ψ(μ), P_ψ(μ')) ≤ (1+ηL)z",
+           eq=v.eq("sampling-mixture")),
+        Step(v.lbl("sampling-mixture", 2), lc.D_psi1_psi1, "=", lc.D_psi1_mix, PRO, **ROW,
            because="SGD sampling: P_ψ'(ν) = (1−q) P_ψ(ν) + q P_ψ''(ν), ψ'' = ψ'(·| D̄ ∈ B_t)",
-           eq=v.eq("37")),
-        Step(v.lbl("37", 3), lc.D_psi1_mix, LE,
+           eq=v.eq("sampling-mixture")),
+        Step(v.lbl("sampling-mixture", 3), lc.D_psi1_mix, "<=",
            (1 - q) * lc.D_psi1_psi + q * lc.D_psi1_psi2, PRO, because=v.rid("conv"), **ROW,
-           eq=v.eq("37")),
-        Step(v.lbl("37", 4), (1 - q) * lc.D_psi1_psi + q * lc.D_psi1_psi2, LE,
+           eq=v.eq("sampling-mixture")),
+        Step(v.lbl("sampling-mixture", 4), (1 - q) * lc.D_psi1_psi + q * lc.D_psi1_psi2, "<=",
            (1 - q) * X + q * lc.D_psi1_psi2, ALG,
            given=[asm(sp.Le(lc.D_psi1_psi, X), f"{v.rid('post')} (post-processing by ψ)")],
-           because=v.rid("post"), eq=v.eq("37")),
+           because=v.rid("post"), eq=v.eq("sampling-mixture")),
     ))
-    eq38 = Chain(v.lbl("38"), (
-        Step(v.lbl("38", 1), lc.D_psi1_psi2, LE, lc.D_joint2, PRO, because=v.rid("post"), **ROW,
-           eq=v.eq("38")),
-        Step(v.lbl("38", 2), lc.D_joint2, LE, lc.D_cond2 + X, PRO, because=v.rid("comp"), **ROW,
-           eq=v.eq("38")),
-        Step(v.lbl("38", 3), lc.D_cond2 + X, LE, per_b2 + X, ALG,
+    eq38 = Chain(v.lbl("sampled-record"), (
+        Step(v.lbl("sampled-record", 1), lc.D_psi1_psi2, "<=", lc.D_joint2, PRO, because=v.rid("post"), **ROW,
+           eq=v.eq("sampled-record")),
+        Step(v.lbl("sampled-record", 2), lc.D_joint2, "<=", lc.D_cond2 + X, PRO, because=v.rid("comp"), **ROW,
+           eq=v.eq("sampled-record")),
+        Step(v.lbl("sampled-record", 3), lc.D_cond2 + X, "<=", per_b2 + X, ALG,
            given=[asm(sp.Le(lc.D_cond2, alpha * lc.mean_gap**2 / (2 * beta * eta**2 * sigma_dp**2)),
                       "D_α(N(0,s²I)‖N(u,s²I)) = α‖u‖²/(2s²) with s² = βη²σ_DP² (noise ηϱ_t)"),
                   asm(sp.Le(lc.mean_gap, 2 * eta * C / b),
                       "‖u‖ ≤ 2ηC/b: the sensitivity the printed constant corresponds to")],
-           because="Gaussian Rényi divergence (well-known result)", eq=v.eq("38"),
+           because="Gaussian Rényi divergence (well-known result)", eq=v.eq("sampled-record"),
            note="the paper does not print ‖u‖; 2αC²/(βb²σ²) is α‖u‖²/(2βη²σ²) at "
                 "‖u‖ = 2ηC/b (replace-one sensitivity). With add/remove adjacency as defined "
                 "in Sec. 2, ‖u‖ ≤ ηC/b already, so the printed constant is conservative."),
     ))
-    eq39 = Chain(v.lbl("39"), (
-        Step(v.lbl("39", 1), lhs, LE, (1 - q) * X + STEP_GC + q * X, ALG,
-           given=[asm(sp.Le(lhs, (1 - q) * X + q * lc.D_psi1_psi2), f"({v.eq('37')})"),
-                  asm(sp.Le(lc.D_psi1_psi2, per_b2 + X), f"({v.eq('38')})")],
-           because=f"({v.eq('37')}) and ({v.eq('38')}) with q = b/n", eq=v.eq("39")),
-        Step(v.lbl("39", 2), (1 - q) * X + STEP_GC + q * X, LE, lc.D_shift_z + STEP_GC, ALG,
-           given=[mu_choice], because="definition of μ'", eq=v.eq("39")),
+    eq39 = Chain(v.lbl("combine-part-1"), (
+        Step(v.lbl("combine-part-1", 1), lhs, "<=", (1 - q) * X + STEP_GC + q * X, ALG,
+           given=[asm(sp.Le(lhs, (1 - q) * X + q * lc.D_psi1_psi2), f"({v.eq('sampling-mixture')})"),
+                  asm(sp.Le(lc.D_psi1_psi2, per_b2 + X), f"({v.eq('sampled-record')})")],
+           because=f"({v.eq('sampling-mixture')}) and ({v.eq('sampled-record')}) with q = b/n", eq=v.eq("combine-part-1")),
+        Step(v.lbl("combine-part-1", 2), (1 - q) * X + STEP_GC + q * X, "<=", lc.D_shift_z + STEP_GC, ALG,
+           given=[mu_choice], because="definition of μ'", eq=v.eq("combine-part-1")),
     ), concludes="part-1")
 
     part2_steps = [
-        Step(v.lbl("40", 1), lhs, LE, lc.D_joint1, PRO, **ROW,
-           because=f"({v.eq('37')}) first line and {v.rid('post')}", eq=v.eq("40")),
-        Step(v.lbl("40", 2), lc.D_joint1, LE, lc.D_cond1 + X, PRO, because=v.rid("comp"), **ROW,
-           eq=v.eq("40"), note=v.note("40")),
-        Step(v.lbl("40", 3), lc.D_cond1 + X, LE, lc.D_sgm_step + X, PRO, **ROW,
+        Step(v.lbl("sgm-part-2", 1), lhs, "<=", lc.D_joint1, PRO, **ROW,
+           because=f"({v.eq('sampling-mixture')}) first line and {v.rid('post')}", eq=v.eq("sgm-part-2")),
+        Step(v.lbl("sgm-part-2", 2), lc.D_joint1, "<=", lc.D_cond1 + X, PRO, because=v.rid("comp"), **ROW,
+           eq=v.eq("sgm-part-2"), note=v.note("sgm-part-2")),
+        Step(v.lbl("sgm-part-2", 3), lc.D_cond1 + X, "<=", lc.D_sgm_step + X, PRO, **ROW,
            because="the conditional law is a sampled Gaussian mechanism with q = b/n and "
-                   "noise multiplier b√β σ_DP/(2C)", eq=v.eq("40")),
-        Step(v.lbl("40", 4), lc.D_sgm_step + X, LE, lc.D_shift_z + STEP_GC2, ALG,
+                   "noise multiplier b√β σ_DP/(2C)", eq=v.eq("sgm-part-2")),
+        Step(v.lbl("sgm-part-2", 4), lc.D_sgm_step + X, "<=", lc.D_shift_z + STEP_GC2, ALG,
            given=[asm(sp.Le(lc.D_sgm_step, 2 * alpha * lc.Q_STEP**2 / lc.SIGMA_STEP**2),
                       f"{v.rid('sgm')} at q = b/n, σ = b√βσ_DP/(2C)"), mu_choice],
-           because=v.rid("sgm"), eq=v.eq("40")),
+           because=v.rid("sgm"), eq=v.eq("sgm-part-2")),
     ]
-    eq40 = Chain(v.lbl("40"), tuple(with_given(p2, part2_steps)), concludes="part-2")
+    eq40 = Chain(v.lbl("sgm-part-2"), tuple(with_given(p2, part2_steps)), concludes="part-2")
     side = with_given(p2, [
-        Step("sgm-hyp-q", lc.Q_STEP, LE, sp.Rational(1, 5), ALG,
+        Step("sgm-hyp-q", lc.Q_STEP, "<=", sp.Rational(1, 5), ALG,
            because=f"hypothesis q ≤ 1/5 of {v.rid('sgm')} from b ≤ n/5"),
-        Step("sgm-hyp-sigma", lc.SIGMA_STEP, GT, 4, ALG,
+        Step("sgm-hyp-sigma", lc.SIGMA_STEP, ">", 4, ALG,
            because=f"hypothesis σ > 4 of {v.rid('sgm')} from σ_DP > 8C/(b√β)"),
     ])
 
-    other = Step("other-order", other_order_lower(beta), LE, STEP_GC, SCA,
+    other = Step("other-order", other_order_lower(beta), "<=", STEP_GC, SCA,
                because="part 1 with μ = ν = θ (z = 0) for D' = D \\ {x}: adjacency is adding "
                        "OR removing a point (Sec. 2), and RDP needs every adjacent pair",
-               note=OTHER_ORDER_NOTE)
+               note=other_order_note(v))
     bound_h = hyps
     return Result(
         f"{v.paper}:lem-3.2", "Noisy smooth-reduction", where,
         hypotheses=hyps,
         statement=[
-            Step("part-1", lhs, LE, lc.D_shift_z + STEP_GC, PRO, eq=v.eq("3.2-1"), **ROW,
+            Step("part-1", lhs, "<=", lc.D_shift_z + STEP_GC, PRO, eq=v.eq("smooth-reduction-1"), **ROW,
                because="proved below", note="for any random variables μ, ν"),
-            Step("part-2", lhs, LE, lc.D_shift_z + STEP_GC2, PRO, given=p2, eq=v.eq("3.2-2"), **ROW,
+            Step("part-2", lhs, "<=", lc.D_shift_z + STEP_GC2, PRO, given=p2, eq=v.eq("smooth-reduction-2"), **ROW,
                because="proved below"),
         ],
         proof=[eq36, eq37, eq38, eq39, eq40, *side, other],
@@ -384,7 +382,7 @@ def theorem_3_3(v: Numbering, where: str, *, o_form: bool, note: str = "") -> Re
     w = "Theorem 3.3"
     hyps = common_hypotheses(w)
     p2 = lc.part2_hypotheses(f"{w}, second part")
-    lemma = v.rid("lem-3.2")
+    lemma = v.rid("smooth-reduction")
     B = STEP_GC
     rhs1 = 2 * alpha * C**2 * T / (beta * n * b * sigma_dp**2)
     rhs2 = 8 * alpha * C**2 * T / (beta * n**2 * sigma_dp**2)
@@ -393,64 +391,64 @@ def theorem_3_3(v: Numbering, where: str, *, o_form: bool, note: str = "") -> Re
         st2 = c_O_bound(alpha * C**2 * T / (n**2 * sigma_dp**2))
     else:
         st1, st2 = rhs1, rhs2
-    split = Step(v.lbl("43"), beta * eta**2 * sigma_dp**2 + (1 - beta) * eta**2 * sigma_dp**2, EQ,
-               eta**2 * sigma_dp**2, ALG, eq=v.eq("43"),
+    split = Step(v.lbl("noise-split"), beta * eta**2 * sigma_dp**2 + (1 - beta) * eta**2 * sigma_dp**2, "=",
+               eta**2 * sigma_dp**2, ALG, eq=v.eq("noise-split"),
                because="ϱ_t ~ N(0, βη²σ_DP² I) and ς_t ~ N(0, (1−β)η²σ_DP² I) add up to ηζ_t",
-               note="variance bookkeeping of the noise split (43)")
-    recursion = Chain(v.lbl("44"), (
-        Step(v.lbl("44", 1), lc.D_next, EQ, lc.D_next_split, PRO,
-           because=f"({v.eq('43')}): θ_{{t+1}} = ψ(θ_t) + ς_t", eq=v.eq("44"),
+               note=f"variance bookkeeping of the noise split ({v.eq('noise-split')})")
+    recursion = Chain(v.lbl("gc-one-step"), (
+        Step(v.lbl("gc-one-step", 1), lc.D_next, "=", lc.D_next_split, PRO,
+           because=f"({v.eq('noise-split')}): θ_{{t+1}} = ψ(θ_t) + ς_t", eq=v.eq("gc-one-step"),
            oracle="no-instance", oracle_args={"reason": (
                "both sides are the shifted divergence of the same pair of laws (ϱ_t and ς_t "
-               f"independent, their variances adding up to η²σ_DP² — ({v.eq('43')}), PROVED as "
+               f"independent, their variances adding up to η²σ_DP² — ({v.eq('noise-split')}), PROVED as "
                "variance bookkeeping): on every instance the two sides are one number, so an "
                "instance can neither support nor refute more than that bookkeeping")}),
-        Step(v.lbl("44", 2), lc.D_next_split, LE, lc.D_psi_za + SHIFT_COST_T, ALG,
+        Step(v.lbl("gc-one-step", 2), lc.D_next_split, "<=", lc.D_psi_za + SHIFT_COST_T, ALG,
            given=[asm(sp.Le(lc.D_next_split,
                             lc.D_psi_za + alpha * a_t**2 / (2 * lc.sigma_split**2)),
-                      f"{v.rid('lem-2.6')} with ζ = ς_t, a = a_t, z = z_{{t+1}}"),
+                      f"{v.rid('shift-reduction')} with ζ = ς_t, a = a_t, z = z_{{t+1}}"),
                   asm(sp.Eq(lc.sigma_split**2, (1 - beta) * eta**2 * sigma_dp**2),
-                      f"({v.eq('43')}): ς_t ~ N(0, (1−β)η²σ_DP² I)")],
-           because=v.rid("lem-2.6"), eq=v.eq("44")),
-        Step(v.lbl("44", 3), lc.D_psi_za + SHIFT_COST_T, EQ, lc.D_psi_zs + SHIFT_COST_T, PRO,
+                      f"({v.eq('noise-split')}): ς_t ~ N(0, (1−β)η²σ_DP² I)")],
+           because=v.rid("shift-reduction"), eq=v.eq("gc-one-step")),
+        Step(v.lbl("gc-one-step", 3), lc.D_psi_za + SHIFT_COST_T, "=", lc.D_psi_zs + SHIFT_COST_T, PRO,
            given=[asm(sp.Eq(z_t1, (1 + eta * L) * z_t - a_t),
-                      "definition of z_{t+1} (the text before (44))")],
+                      f"definition of z_{{t+1}} (the text before ({v.eq('gc-one-step')}))")],
            because="definition of z_{t+1}: z_{t+1} + a_t = (1+ηL) z_t (see shift-recursion)",
-           eq=v.eq("44"), oracle=ROW_ORACLE, oracle_args=SHIFT_ARGS),
-        Step(v.lbl("44", 4), lc.D_psi_zs + SHIFT_COST_T, LE, lc.D_cur + B + SHIFT_COST_T, ALG,
+           eq=v.eq("gc-one-step"), oracle=ROW_ORACLE, oracle_args=SHIFT_ARGS),
+        Step(v.lbl("gc-one-step", 4), lc.D_psi_zs + SHIFT_COST_T, "<=", lc.D_cur + B + SHIFT_COST_T, ALG,
            given=[asm(sp.Le(lc.D_psi_zs, lc.D_cur + B),
                       f"{lemma} part 1 with μ = θ_t, ν = θ'_t, z = z_t")],
-           because=lemma, eq=v.eq("44")),
+           because=lemma, eq=v.eq("gc-one-step")),
     ))
-    shift_rec = Step("shift-recursion", z_t1 + a_t, EQ, (1 + eta * L) * z_t, ALG,
+    shift_rec = Step("shift-recursion", z_t1 + a_t, "=", (1 + eta * L) * z_t, ALG,
                    given=[asm(sp.Eq(z_t1, (1 + eta * L) * z_t - a_t),
                               "z_{t+1} = (1+ηL) z_t − a_t")],
                    because="definition of z_t from the sequence a_t")
     induct = [
-        Step(v.lbl("45", 1), lc.D_last, LE,
+        Step(v.lbl("gc-induction", 1), lc.D_last, "<=",
            lc.D_init + alpha * lc.sum_a2 / (2 * eta**2 * sigma_dp**2 * (1 - beta)) + T * B, PRO,
-           because=f"({v.eq('44')}) for t = T−1, …, 0 (induction) and z_T = 0", eq=v.eq("45"),
+           because=f"({v.eq('gc-one-step')}) for t = T−1, …, 0 (induction) and z_T = 0", eq=v.eq("gc-induction"),
            **typed("part-1", at="D_init=0; sum_a2=0")),
-        Step(v.lbl("45", 2),
-           lc.D_init + alpha * lc.sum_a2 / (2 * eta**2 * sigma_dp**2 * (1 - beta)) + T * B, EQ,
+        Step(v.lbl("gc-induction", 2),
+           lc.D_init + alpha * lc.sum_a2 / (2 * eta**2 * sigma_dp**2 * (1 - beta)) + T * B, "=",
            alpha * lc.sum_a2 / (2 * eta**2 * sigma_dp**2 * (1 - beta)) + T * B, ALG,
            given=[asm(sp.Eq(lc.D_init, 0), "θ_0 = θ'_0, z_0 = 0")],
-           because="the initialisations coincide", eq=v.eq("45")),
-        Step(v.lbl("46"), alpha * lc.sum_a2 / (2 * eta**2 * sigma_dp**2 * (1 - beta)) + T * B, EQ,
+           because="the initialisations coincide", eq=v.eq("gc-induction")),
+        Step(v.lbl("gc-no-shift"), alpha * lc.sum_a2 / (2 * eta**2 * sigma_dp**2 * (1 - beta)) + T * B, "=",
            rhs1, ALG, given=[asm(sp.Eq(lc.sum_a2, 0), "a_t = 0 for all t")],
-           because="a_t = 0 for all t", eq=v.eq("46")),
+           because="a_t = 0 for all t", eq=v.eq("gc-no-shift")),
     ]
     if o_form:
-        induct.append(Step("o-form-1", rhs1, LE, st1, ALG,
+        induct.append(Step("o-form-1", rhs1, "<=", st1, ALG,
                          given=[asm(sp.Ge(lc.c_O, 2 / beta), "O(·) hides the constant 2/β "
                                     "(β ∈ (0,1) a constant)")],
                          because="definition of O(·)"))
     chain1 = Chain("part-1-proof", tuple(induct), concludes="part-1")
-    p2steps = [Step("part-2-omitted", lc.D_last, LE, rhs2, PRO,
-                  because=f"as ({v.eq('44')})–({v.eq('46')}) with {lemma} part 2 "
+    p2steps = [Step("part-2-omitted", lc.D_last, "<=", rhs2, PRO,
+                  because=f"as ({v.eq('gc-one-step')})–({v.eq('gc-no-shift')}) with {lemma} part 2 "
                           "(the paper omits this proof)", **typed("part-2"))]
     if o_form:
-        p2steps.append(Step("o-form-2", rhs2, LE, st2, ALG,
+        p2steps.append(Step("o-form-2", rhs2, "<=", st2, ALG,
                           given=[asm(sp.Ge(lc.c_O, 8 / beta), "O(·) hides the constant 8/β")],
                           because="definition of O(·)"))
     chain2 = Chain("part-2-proof", tuple(with_given(p2, p2steps)), concludes="part-2")
@@ -463,9 +461,9 @@ def theorem_3_3(v: Numbering, where: str, *, o_form: bool, note: str = "") -> Re
         f"{v.paper}:thm-3.3", "Privacy guarantee for DPSGD-GC", where,
         hypotheses=hyps,
         statement=[
-            Step("part-1", lc.D_last, LE, st1, PRO, eq=v.eq("3.3-1"), because="proved below",
+            Step("part-1", lc.D_last, "<=", st1, PRO, eq=v.eq("gc-privacy-1"), because="proved below",
                note="O-form: c_O is the constant hidden in O(·)" if o_form else ""),
-            Step("part-2", lc.D_last, LE, st2, PRO, given=p2, eq=v.eq("3.3-2"),
+            Step("part-2", lc.D_last, "<=", st2, PRO, given=p2, eq=v.eq("gc-privacy-2"),
                because="proof omitted in the paper"),
         ],
         proof=[split, recursion, shift_rec, chain1, chain2],
@@ -484,11 +482,11 @@ def c_O_bound(expr):
 # ======================================================================================
 # Theorem 3.4 (B.3): DPSGD-DC
 def theorem_3_4_common(v: Numbering) -> dict:
-    """The proof items shared by both versions: (49)–(51) (AAAI numbering)."""
+    """The proof items shared by both versions: ICML (46)–(48), AAAI (49)–(51)."""
     B = STEP_GC
     sum_cost = alpha * lc.sum_a2_tau / (2 * eta**2 * sigma_dp**2 * (1 - beta))
     items = {}
-    items["z-tau"] = Step("z-tau", lc.D_tau, EQ, 0, PRO,
+    items["z-tau"] = Step("z-tau", lc.D_tau, "=", 0, PRO,
                         because="bounded domain of diameter D: W∞(P_θτ, P_θ'τ) ≤ D = z_τ",
                         oracle="no-instance", oracle_args={"reason": (
                             "a fact about W∞ on a set of diameter D (any two laws on K are "
@@ -496,35 +494,35 @@ def theorem_3_4_common(v: Numbering) -> dict:
                             "shifted divergence is 0): true exactly when diam K ≤ D, which is "
                             "a property of K, not of an instance's laws — the AAAI row diam-k "
                             "records that Sec. 2.2's K = {‖θ‖ ≤ D} has diameter 2D")})
-    items["a-tau"] = Step("z-tau-next", (1 + eta * L) * D - lc.a_tau, EQ, 0, ALG,
+    items["a-tau"] = Step("z-tau-next", (1 + eta * L) * D - lc.a_tau, "=", 0, ALG,
                         given=[asm(sp.Eq(lc.a_tau, (1 + eta * L) * D), "a_τ = (1+ηL)D")],
                         because="z_{τ+1} = (1+ηL) z_τ − a_τ with z_τ = D; then z_t = 0 for "
                                 "t > τ (a_t = 0) and z_T = 0")
-    items["49"] = Step(v.lbl("49"), lc.D_next, LE, lc.D_cur + B + SHIFT_COST_T, PRO,
-                     because=f"as ({v.eq('44')})", eq=v.eq("49"),
+    items["one-step"] = Step(v.lbl("dc-one-step"), lc.D_next, "<=", lc.D_cur + B + SHIFT_COST_T, PRO,
+                     because=f"as ({v.eq('gc-one-step')})", eq=v.eq("dc-one-step"),
                      oracle=ROW_ORACLE, oracle_args=NEXT_ARGS,
                      note="DPSGD-DC adds the projection Π_K after the noise; the paper does "
                           "not say so, but Π_K is 1-Lipschitz, so the contraction-reduction "
-                          "lemma with s = 0 carries (44) over")
+                          f"lemma with s = 0 carries ({v.eq('gc-one-step')}) over")
     items["chain"] = [
-        Step(v.lbl("50", 1), lc.D_last, LE, lc.D_tau + sum_cost + (T - tau) * B, PRO,
-           because=f"({v.eq('49')}) for t = T−1, …, τ (induction)", eq=v.eq("50"),
+        Step(v.lbl("dc-induction", 1), lc.D_last, "<=", lc.D_tau + sum_cost + (T - tau) * B, PRO,
+           because=f"({v.eq('dc-one-step')}) for t = T−1, …, τ (induction)", eq=v.eq("dc-induction"),
            given=[asm(sp.Le(tau, T - 1), "τ ∈ {0, …, T−1}")],
            **typed("part-1", at="D_tau=0; sum_a2_tau=(1+eta*L)**2*D**2; tau=T-1")),
-        Step(v.lbl("50", 2), lc.D_tau + sum_cost + (T - tau) * B, EQ, sum_cost + (T - tau) * B, ALG,
+        Step(v.lbl("dc-induction", 2), lc.D_tau + sum_cost + (T - tau) * B, "=", sum_cost + (T - tau) * B, ALG,
            given=[asm(sp.Eq(lc.D_tau, 0), "z_τ = D (see z-tau)")], because="z_τ = D",
-           eq=v.eq("50")),
-        Step(v.lbl("51", 1), sum_cost + (T - tau) * B, EQ, B * (T - tau) + DOMAIN_COST, ALG,
+           eq=v.eq("dc-induction")),
+        Step(v.lbl("dc-shift-choice", 1), sum_cost + (T - tau) * B, "=", B * (T - tau) + DOMAIN_COST, ALG,
            given=[asm(sp.Eq(lc.sum_a2_tau, (1 + eta * L)**2 * D**2),
                       "a_τ = (1+ηL)D, a_t = 0 for t > τ")],
-           because="choice of a_t", eq=v.eq("51"),
+           because="choice of a_t", eq=v.eq("dc-shift-choice"),
            note="printed as '≤ min_τ …'; this line holds for every τ ∈ {0, …, T−1}, the "
                 "minimum is taken in the next line"),
-        Step(v.lbl("51", 2), B * (T - tau) + DOMAIN_COST, EQ, B + DOMAIN_COST, ALG,
+        Step(v.lbl("dc-shift-choice", 2), B * (T - tau) + DOMAIN_COST, "=", B + DOMAIN_COST, ALG,
            given=[asm(sp.Eq(tau, T - 1), "the minimising τ = T − 1 (see min-tau)")],
-           because="minimum over τ ∈ {0, …, T−1}", eq=v.eq("51")),
+           because="minimum over τ ∈ {0, …, T−1}", eq=v.eq("dc-shift-choice")),
     ]
-    items["min-tau"] = Step("min-tau", B + DOMAIN_COST, LE, B * (T - tau) + DOMAIN_COST, ALG,
+    items["min-tau"] = Step("min-tau", B + DOMAIN_COST, "<=", B * (T - tau) + DOMAIN_COST, ALG,
                           given=[asm(sp.Le(tau, T - 1), "τ ≤ T − 1")],
                           because="τ = T − 1 minimises (T − τ)·2αC²/(βnbσ²) over {0, …, T−1}")
     return items

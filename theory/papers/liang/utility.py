@@ -3,8 +3,10 @@ Section 3.2 / A.4 / C.1–C.3): the quantities and the shared builder of both ve
 
 Both versions print the same proof of the DPSGD-DC utility theorem (ICML Theorem 3.9,
 equations (50)–(70); AAAI Theorem 3.10, equations (58)–(79)), with a different
-numbering and lemma names.  :func:`build_theorem` encodes it once from a
-:class:`Version` table, line by line, as printed.
+numbering and lemma names.  :func:`build_theorem` encodes it once, one function per
+printed case (:func:`case_1_1`, :func:`case_1_2`, :func:`case_2_1`, :func:`case_2_2`,
+then :func:`summing_up`), line by line, as printed; every equation and lemma is named
+by its role, and :mod:`theory.papers.liang.numbering` gives its number in each version.
 
 Scalar stand-ins
 ----------------
@@ -21,31 +23,31 @@ in named scalar quantities (declared below with their dimensions):
 How a line is checked follows from what justifies it (``because``):
 
 * ALGEBRA — the line follows from the hypotheses in force plus the *scalar* facts it
-  cites, listed in ``given`` (Lemma A.13/A.14 implications such as ‖∇l‖² ≤ 2L(l − l*),
-  an earlier line re-declared, a definition);
+  cites, listed in ``given`` (the implications of smoothness and strong convexity, ICML
+  Lemmas A.13/A.14, AAAI Lemmas A.14/A.15, such as ‖∇l‖² ≤ 2L(l − l*), an earlier line
+  re-declared, a definition);
 * PROBABILISTIC — the line is a fact about vectors or random variables (Cauchy–Schwarz
   on g_ξ, clipping, Markov, Jensen, law of total expectation); it names the step oracle
   ``dpsgd-dc-instance`` (``checks.probabilistic``), which evaluates both sides on concrete
   quadratic losses and discrete (exact) or Gaussian gradient-noise distributions that
   satisfy Assumption 3.6 and every hypothesis in force;
-* CITED — the projection step (Lemma A.2/A.3), Lemma 3.7.
+* CITED — the projection step (ICML Lemma A.2, AAAI Lemma A.3), Lemma 3.7.
 
 Readings chosen where the rendering is ambiguous (said once here, and in the notes):
 
-* (56)/(64) print a lower-case ``c`` in ``22ηc/(25√(2L))``; it is read as the clipping
-  threshold ``C`` (the same symbol), because no other ``c`` is defined.
-* (65)/(74) line 1 prints ``‖g_ξ − ∇l(θ_t) + l(θ_t)‖²`` (a vector plus a scalar); it is
-  read as ``‖g_ξ − ∇l + ∇l‖² = ‖g_ξ‖²`` — the only reading that is well typed.
+* ICML (56), AAAI (64) print a lower-case ``c`` in ``22ηc/(25√(2L))``; it is read as the
+  clipping threshold ``C`` (the same symbol), because no other ``c`` is defined.
+* ICML (65), AAAI (74) line 1 print ``‖g_ξ − ∇l(θ_t) + l(θ_t)‖²`` (a vector plus a
+  scalar); it is read as ``‖g_ξ − ∇l + ∇l‖² = ‖g_ξ‖²`` — the only reading that is well typed.
 * O(·) steps are encoded with the explicit constant that the proof's own algebra gives
-  (``25√2/12`` for (57), ``35/√2`` for (1.2), ``5√2`` for (61), ``50`` for (69)), and
-  the final "summing up all the cases" with ``K_SUM = 50``, the largest of them.
+  (``25√2/12`` for ICML (57) / AAAI (65), ``35/√2`` for case (1.2), ``5√2`` for ICML (61) /
+  AAAI (70), ``50`` for ICML (69) / AAAI (78)), and the final "summing up all the cases"
+  with ``K_SUM = 50``, the largest of them.
 * AAAI (65)/(70) print ``√(LD²)/(ηCT)`` where ICML (57)/(61) and AAAI's own (17)/(79) print
   ``√L D²/(ηCT)``; encoded as printed in each version (√(LD²) = √L·D is not even
   dimensionally a √loss).
 """
 from __future__ import annotations
-
-from dataclasses import dataclass, field
 
 import sympy as sp
 
@@ -53,8 +55,9 @@ from theory.classes import BoundedDomain, GradNoise, LSmooth, StronglyConvex
 from theory.mechanisms import NoisySGD
 from theory.metrics import MIN_EXPECTED_SQRT_GAP
 from theory.model import Case, CaseSplit, Chain, Rate, Result, Step, StepKind, asm
+from theory.papers.liang.numbering import AAAI, Numbering
 from theory.papers.liang.symbols import (DIMLESS, GRADIENT, LOSS, THETA, C, D, L, T, alpha, b, d, n,
-                            dist, epsilon, eta, gap, grad_norm, mu, n, quantity,
+                            dist, epsilon, eta, gap, grad_norm, mu, quantity,
                             sigma_dp, sigma_sgd, delta, beta)
 
 A, P, S, CI = StepKind.ALGEBRA, StepKind.PROBABILISTIC, StepKind.SCALAR, StepKind.CITED
@@ -140,31 +143,15 @@ def _o(**kw):
     return tuple(sorted(kw.items()))
 
 
-@dataclass(frozen=True)
-class Version:
-    """How one version prints the utility proof: keys, numbers, lemma names."""
+NOISE = d * eta ** 2 * sigma_dp ** 2            # dη²σ_DP²: E‖ζ_t‖², ζ_t ~ N(0, η²σ_DP² I_d)
+STEP_SQ_BOUND = eta * C / sqrt(2 * L) * 2 * sg / 5  # η²C² ≤ this: the last line of the choice of η
 
-    paper: str
-    thm: str                      # theorem number of the DPSGD-DC utility bound
-    asm_sc: str                   # number of the strong-convexity assumption
-    lem_smooth: str               # "Implications of smoothness"
-    lem_sc: str                   # "Implications of strong convexity"
-    lem_markov: str
-    lem_proj: str
-    lem_sq: str                   # ‖a + b‖² ≤ 2‖a‖² + 2‖b‖²
-    lem_sqrt: str                 # the two square-root facts
-    eqs: dict = field(default_factory=dict)  # ICML equation number -> this version's
-
-    def eq(self, icml: int | str) -> str:
-        return str(self.eqs.get(icml, icml))
-
-
-ICML = Version("liang-icml", "3.9", "3.8", "A.13", "A.14", "A.1", "A.2", "A.3",
-               "A.4 and A.5", {k: k for k in range(48, 71)})
-AAAI = Version("liang-aaai", "3.10", "3.9", "A.14", "A.15", "A.2", "A.3", "A.4",
-               "A.5 and A.6",
-               {**{k: k + 8 for k in range(48, 58)}, "1.2": 66,
-                **{k: k + 9 for k in range(58, 71)}})
+#: "we choose η ≤ (7/(10L))(L/μ)^{1/4}" (case (1.1); case (2.1) re-uses it)
+ETA_CHOICE = asm(eta <= R(7, 10) / L * r14, "C.1 case (1.1): 'we choose η ≤ (7/(10L))(L/μ)^{1/4}'",
+                 "η ≤ (7/(10L))(L/μ)^{1/4}")
+CLIP_LE_C = asm(gbar_norm <= C, "g is a mean of vectors clipped to norm C", "‖g‖ ≤ C")
+EXPAND = asm(sp.Eq(step_sq, dist ** 2 - 2 * eta * ip_batch + eta ** 2 * gbar_norm ** 2),
+             "expansion of the square", "‖θ−ηg−θ*‖² = ‖θ−θ*‖² − 2η gᵀ(θ−θ*) + η²‖g‖²")
 
 
 # --------------------------------------------------------------------------------------
@@ -176,9 +163,9 @@ def theorem_bound(c=1):
                 + sqrt(d * eta) * sigma_dp)
 
 
-def _facts(v: Version):
+def _facts(v: Numbering):
     """Scalar implications of the two Beck lemmas, as the proof uses them."""
-    sm, sc = f"Lemma {v.lem_smooth}", f"Lemma {v.lem_sc}"
+    sm, sc = v.name("smoothness-facts"), v.name("strong-convexity-facts")
     return {
         "smooth": asm(grad_norm <= sqrt(2 * L * gap), sm, "‖∇l‖² ≤ 2L(l − l*)"),
         "sc_dist": asm(dist <= sqrt(2 * gap / mu), sc, "‖θ − θ*‖² ≤ (2/μ)(l − l*)"),
@@ -188,14 +175,14 @@ def _facts(v: Version):
     }
 
 
-def lemma_results(v: Version) -> list[Result]:
+def lemma_results(v: Numbering) -> list[Result]:
     """Lemma A.13/A.14 (ICML) = A.14/A.15 (AAAI) in the scalar form the proof uses them."""
     base = [asm("l convex, differentiable; θ* = argmin l ∈ int K, so ∇l(θ*) = 0", "Thm")]
     inst = dict(kind=CI, oracle=INSTANCE, oracle_args=_o(mode="state"))
     smooth = Result(
-        id=f"{v.paper}:lem-{v.lem_smooth.lower()}",
+        id=v.rid("smoothness-facts"),
         title="Implications of smoothness (Beck, 2017)",
-        where=f"Appendix A, Lemma {v.lem_smooth}",
+        where=f"Appendix A, {v.name('smoothness-facts')}",
         hypotheses=base + [asm(LSmooth(L), "Asm 3.1")],
         statement=[
             Step("part-1", grad_norm ** 2, "<=", 2 * L * gap, because="third claim at x = θ*", **inst),
@@ -205,10 +192,10 @@ def lemma_results(v: Version) -> list[Result]:
         note="Scalar consequences at (θ_t, θ*) of the three equivalent claims; checked on "
              "quadratic losses by the dpsgd-dc-instance oracle.")
     sc = Result(
-        id=f"{v.paper}:lem-{v.lem_sc.lower()}",
+        id=v.rid("strong-convexity-facts"),
         title="Implications of strong convexity (Beck, 2017)",
-        where=f"Appendix A, Lemma {v.lem_sc}",
-        hypotheses=base + [asm(StronglyConvex(mu), f"Asm {v.asm_sc}")],
+        where=f"Appendix A, {v.name('strong-convexity-facts')}",
+        hypotheses=base + [asm(StronglyConvex(mu), f"Asm {v.number('strong-convexity')}")],
         statement=[
             Step("part-1", mu / 2 * dist ** 2, "<=", gap, because="second claim at x = θ*", **inst),
             Step("part-2", gap, "<=", grad_norm ** 2 / (2 * mu), because="PL inequality", **inst),
@@ -219,28 +206,31 @@ def lemma_results(v: Version) -> list[Result]:
     return [smooth, sc]
 
 
-def assumption_results(v: Version) -> list[Result]:
+def assumption_results(v: Numbering) -> list[Result]:
+    """Assumption 3.6 (ICML eq. (16), AAAI eq. (13)) and the strong-convexity assumption
+    (ICML Assumption 3.8, AAAI Assumption 3.9)."""
+    sc = v.number("strong-convexity")
     return [
-        Result(id=f"{v.paper}:asm-3.6", title="Bounded SGD variance",
-               where="Section 3.2, Assumption 3.6, eq. (16)" if v is ICML else
-               "Section 3.2, Assumption 3.6, eq. (13)",
+        Result(id=v.rid("sgd-variance"), title="Bounded SGD variance",
+               where=f"Section 3.2, Assumption 3.6, eq. ({v.eq('sgd-variance')})",
                hypotheses=[asm(E_dev_sq <= sigma_sgd ** 2, "Asm 3.6",
                                "E‖∇l_ξ(θ) − ∇l(θ)‖² ≤ σ_SGD² for all θ")]),
-        Result(id=f"{v.paper}:asm-{v.asm_sc}", title="μ-strong convexity",
-               where=f"Section 3.2, Assumption {v.asm_sc}",
+        Result(id=v.rid("strong-convexity"), title="μ-strong convexity",
+               where=f"Section 3.2, Assumption {sc}",
                hypotheses=[asm("[∇l(θ) − ∇l(θ')]ᵀ(θ − θ') ≥ μ‖θ − θ'‖² for all θ, θ'",
-                               f"Asm {v.asm_sc}")]),
+                               f"Asm {sc}")]),
     ]
 
 
-def lemma37(v: Version) -> Result:
+def lemma37(v: Numbering) -> Result:
+    """Lemma 3.7, the cited DPSGD-GC rate (ICML eq. (17), AAAI eq. (14))."""
     bound = (1 / (eta * C * T) + 1 / sqrt(eta * T) + sp.Min(sigma_sgd, sigma_sgd ** 2 / C)
              + sqrt(eta * L) * sigma_sgd / sqrt(b) + d * L * eta / C * sigma_dp ** 2
              + sqrt(d * L * eta) * sigma_dp)
     return Result(
-        id=f"{v.paper}:lem-3.7",
+        id=v.rid("gc-utility"),
         title="Convergence of DPSGD-GC (Koloskova et al., 2023)",
-        where="Section 3.2, Lemma 3.7, eq. (17)" if v is ICML else "Section 3.2, Lemma 3.7, eq. (14)",
+        where=f"Section 3.2, Lemma 3.7, eq. ({v.eq('gc-utility')})",
         hypotheses=[asm(eta <= 1 / (9 * L), "Lemma 3.7"), asm(LSmooth(L), "Asm 3.1"),
                     asm(E_dev_sq <= sigma_sgd ** 2, "Asm 3.6")],
         statement=[Step("statement", min_grad, "<=", bound, kind=CI,
@@ -251,367 +241,415 @@ def lemma37(v: Version) -> Result:
 
 
 # --------------------------------------------------------------------------------------
-def _proof(v: Version):
-    """C.1 of both versions, line by line."""
-    F = _facts(v)
-    E = v.eq
-    lem = lambda x: f"Lemma {x}"  # noqa: E731
-    eta_choice = asm(eta <= R(7, 10) / L * r14, f"C.1 case (1.1): 'we choose η ≤ (7/(10L))(L/μ)^{{1/4}}'",
-                     "η ≤ (7/(10L))(L/μ)^{1/4}")
-    clip_le_C = asm(gbar_norm <= C, "g is a mean of vectors clipped to norm C", "‖g‖ ≤ C")
-    expand = asm(sp.Eq(step_sq, dist ** 2 - 2 * eta * ip_batch + eta ** 2 * gbar_norm ** 2),
-                 "expansion of the square", "‖θ−ηg−θ*‖² = ‖θ−θ*‖² − 2η gᵀ(θ−θ*) + η²‖g‖²")
-    every_t = lambda c: asm(f"case ({c}) holds at every t = 0..T (needed to average (over t))",  # noqa: E731
-                            "C.1 'averaging over t'")
+# Appendix C.1, as printed: a display "lhs ≤ e₁ ≤ e₂ …" is written as its first lhs and
+# then one _to(rel, rhs) per printed line; each line's lhs is the line before's rhs.
+def _to(rel: str, rhs, **kw) -> tuple:
+    """One printed line ``rel rhs`` of a display, with its justification (Step's keywords)."""
+    return rel, rhs, kw
 
-    def opening(eqn: int, tag: str, keep_g: bool):
-        """(50): projection, Gaussian noise, expansion with ‖g‖ ≤ C (three lines);
-        (58): projection, then noise and expansion in one line (two lines)."""
-        first = Step(f"eq-{E(eqn)}", E_next_zeta, "<=", E_preproj, kind=CI, eq=E(eqn),
-                     because=f"{lem(v.lem_proj)} (projection is non-expansive), θ* ∈ int K",
-                     given=[asm("θ* ∈ K, θ_{t+1} = Π_K(θ_t − ηg + ζ_t)", "(49)")])
-        if keep_g:
-            return Chain(f"chain-{E(eqn)}", [first, Step(
-                f"eq-{E(eqn)}-line-2", E_preproj, "<=",
-                dist ** 2 - 2 * eta * ip_batch + eta ** 2 * gbar_norm ** 2 + d * eta ** 2 * sigma_dp ** 2,
-                kind=P, eq=E(eqn), because="independence of the noise; expand the square",
-                oracle=GAUSS)], note=tag)
-        return Chain(f"chain-{E(eqn)}", [
-            first,
-            Step(f"eq-{E(eqn)}-line-2", E_preproj, "<=", step_sq + d * eta ** 2 * sigma_dp ** 2,
-                 kind=P, eq=E(eqn), because="independence of the noise ζ_t ~ N(0, η²σ_DP² I_d)",
-                 oracle=GAUSS),
-            Step(f"eq-{E(eqn)}-line-3", step_sq + d * eta ** 2 * sigma_dp ** 2, "<=",
-                 dist ** 2 - 2 * eta * ip_batch + eta ** 2 * C ** 2 + d * eta ** 2 * sigma_dp ** 2,
-                 eq=E(eqn), because="expand the square; ‖g‖ ≤ C", given=[expand, clip_le_C]),
-        ], note=tag)
 
-    # ---------------- case (1.1)
-    per_in = dict(per_sample=True, where="dev <= 5*sigma_sgd*(L/mu)**(1/4)")
-    per_out = dict(per_sample=True, where="dev > 5*sigma_sgd*(L/mu)**(1/4)")
-    g_up = C / (35 * sigma_sgd * r34 - 5 * sigma_sgd * r14)
-    Q = inner
-    l3 = -7 * eta * C / (4 * grad_norm) * gap + 2 * eta * gamma_xi * dev * dist
-    l4 = -7 * eta * C / (4 * sqrt(2 * L)) * sg \
-        + 2 * eta * C * sigma_sgd * r14 / (7 * sigma_sgd * r34 - sigma_sgd * r14) * sqrt(2 / mu) * sg
-    l5 = -7 * eta * C / (4 * sqrt(2 * L)) * sg + 4 * eta * C / (sqrt(2) * (7 * sqrt(L) - sqrt(mu))) * sg
-    l6 = -13 * eta * C / (12 * sqrt(2 * L)) * sg
-    e51 = E(51)
-    case11 = [
-        opening(50, "(50): the opening inequality of case (1.1)", keep_g=False),
-        Step("gamma-xi-upper", gamma_xi, "<=", g_up, kind=P, eq=None,
-             because="γ_ξ = min(1, C/‖∇l_ξ‖), ‖∇l_ξ‖ ≥ ‖∇l‖ − ‖∇l_ξ − ∇l‖ ≥ 35σ(L/μ)^{3/4} − 5σ(L/μ)^{1/4}",
-             oracle=INSTANCE, oracle_args=_o(**per_in),
-             note="text before (51): 'we immediate get γ_ξ ≤ C/(35σ(L/μ)^{3/4} − 5σ(L/μ)^{1/4})'"),
-        Step("gamma-xi-lower", gamma_xi, ">=", 7 * C / (8 * grad_norm), kind=P,
-             because="γ_ξ = min(1, C/‖∇l_ξ‖), ‖∇l_ξ‖ ≤ ‖∇l‖ + 5σ(L/μ)^{1/4} ≤ (8/7)‖∇l‖",
-             oracle=INSTANCE, oracle_args=_o(**per_in),
-             note="text before (51): 'and γ_ξ ≥ 7C/(8‖∇l(θ_t)‖)'"),
-        Chain(f"chain-{e51}", [
-            Step(f"eq-{e51}", -2 * eta * clip_inner, "=",
-                 -2 * eta * ((clip_inner - gamma_xi * Q) + gamma_xi * Q), eq=e51,
-                 because="add and subtract γ_ξ∇l"),
-            Step(f"eq-{e51}-line-2", -2 * eta * ((clip_inner - gamma_xi * Q) + gamma_xi * Q), "<=",
-                 -2 * eta * gamma_xi * Q - 2 * eta * (clip_inner - gamma_xi * Q), eq=e51,
-                 because="linearity"),
-            Step(f"eq-{e51}-line-3", -2 * eta * gamma_xi * Q - 2 * eta * (clip_inner - gamma_xi * Q),
-                 "<=", l3, kind=P, eq=e51,
-                 because="convexity (∇lᵀ(θ−θ*) ≥ l − l*), γ_ξ ≥ 7C/(8‖∇l‖), Cauchy–Schwarz with "
-                         "g_ξ − γ_ξ∇l = γ_ξ(∇l_ξ − ∇l)",
-                 oracle=INSTANCE, oracle_args=_o(**per_in)),
-            Step(f"eq-{e51}-line-4", l3, "<=", l4, eq=e51,
-                 because=f"{lem(v.lem_smooth)} and {lem(v.lem_sc)}; γ_ξ bound; ‖∇l_ξ − ∇l‖ ≤ 5σ(L/μ)^{{1/4}}",
-                 given=[F["smooth"], F["sc_dist"], asm(gamma_xi <= g_up, "text before (51)"),
-                        asm(dev <= 5 * sigma_sgd * r14, "sub-case κ_ξ = 0")]),
-            Step(f"eq-{e51}-line-5", l4, "<=", l5, eq=e51, because="simplify"),
-            Step(f"eq-{e51}-line-6", l5, "<=", l6, eq=e51, because="μ ≤ L"),
-        ], note="(51): sub-case ‖∇l_ξ − ∇l‖ ≤ 5σ(L/μ)^{1/4}, one sample ξ"),
-        Chain(f"chain-{E(52)}", [
-            Step(f"eq-{E(52)}", -2 * eta * clip_inner, "<=", 2 * eta * C * dist, kind=P, eq=E(52),
-                 because="Cauchy–Schwarz, ‖g_ξ‖ ≤ C", oracle=INSTANCE, oracle_args=_o(**per_out)),
-            Step(f"eq-{E(52)}-line-2", 2 * eta * C * dist, "<=", 4 * eta * C / sqrt(2 * mu) * sg,
-                 eq=E(52), because=f"{lem(v.lem_sc)}", given=[F["sc_dist"]]),
-        ], note="(52): sub-case ‖∇l_ξ − ∇l‖ > 5σ(L/μ)^{1/4}"),
-        Chain(f"chain-{E(53)}", [
-            Step(f"eq-{E(53)}", Pr_kxi1, "=", Pr_dev_xi, kind=P, eq=E(53), because="definition of κ_ξ",
-                 oracle=INSTANCE),
-            Step(f"eq-{E(53)}-line-2", Pr_dev_xi, "<=", sigma_sgd ** 2 / (25 * sigma_sgd ** 2 * sqrt(L / mu)),
-                 kind=P, eq=E(53), because=f"{lem(v.lem_markov)} (Markov) and Assumption 3.6",
-                 oracle=INSTANCE, oracle_args=_o(families="discrete,gaussian")),
-            Step(f"eq-{E(53)}-line-3", sigma_sgd ** 2 / (25 * sigma_sgd ** 2 * sqrt(L / mu)), "=",
-                 R(1, 25) * sqrt(mu / L), eq=E(53), because="simplify"),
-        ]),
-        Chain(f"chain-{E(53)}-kappa0", [
-            Step(f"eq-{E(53)}-line-4", Pr_kxi0, ">=", 1 - R(1, 25) * sqrt(mu / L), kind=P, eq=E(53),
-                 because="complement of the previous line", oracle=INSTANCE,
-                 oracle_args=_o(families="discrete,gaussian")),
-            Step(f"eq-{E(53)}-line-5", 1 - R(1, 25) * sqrt(mu / L), ">=", R(24, 25), eq=E(53),
-                 because="μ ≤ L"),
-        ]),
-        Chain(f"chain-{E(54)}", [
-            Step(f"eq-{E(54)}", -2 * eta * E_clip_inner, "<=",
-                 l6 * R(24, 25) + 4 * eta * C / sqrt(2 * mu) * sg * R(1, 25) * sqrt(mu / L), kind=P,
-                 eq=E(54), because=f"({e51}) on κ_ξ = 0, ({E(52)}) on κ_ξ = 1, ({E(53)})",
-                 oracle=INSTANCE),
-            Step(f"eq-{E(54)}-line-2",
-                 l6 * R(24, 25) + 4 * eta * C / sqrt(2 * mu) * sg * R(1, 25) * sqrt(mu / L), "<=",
-                 -22 * eta * C / (25 * sqrt(2 * L)) * sg, eq=E(54), because="simplify"),
-        ]),
-        _eq55(v, [eta_choice, F["smooth"]], "(55) in case (1.1), with the choice of η"),
-        Chain(f"chain-{E(56)}", [
-            Step(f"eq-{E(56)}", E_next, "<=",
-                 dist ** 2 - 22 * eta * C / (25 * sqrt(2 * L)) * sg
-                 + eta * C / sqrt(2 * L) * 2 * sg / 5 + d * eta ** 2 * sigma_dp ** 2, eq=E(56),
-                 because=f"substitute ({E(54)}) and ({E(55)}) into ({E(50)})",
-                 note="printed with lower-case c; read as C",
-                 given=[asm(E_next <= dist ** 2 - 2 * eta * E_clip_inner + eta ** 2 * C ** 2
-                            + d * eta ** 2 * sigma_dp ** 2, f"({E(50)}) in expectation over the batch"),
-                        asm(-2 * eta * E_clip_inner <= -22 * eta * C / (25 * sqrt(2 * L)) * sg, f"({E(54)})"),
-                        asm(eta ** 2 * C ** 2 <= eta * C / sqrt(2 * L) * 2 * sg / 5, f"({E(55)})")]),
-            Step(f"eq-{E(56)}-line-2",
-                 dist ** 2 - 22 * eta * C / (25 * sqrt(2 * L)) * sg
-                 + eta * C / sqrt(2 * L) * 2 * sg / 5 + d * eta ** 2 * sigma_dp ** 2, "<=",
-                 dist ** 2 - 12 * eta * C / (25 * sqrt(2 * L)) * sg + d * eta ** 2 * sigma_dp ** 2,
-                 eq=E(56), because="simplify"),
-        ]),
-        _averaging(E(57), R(12, 25), "1.1", every_t("1.1"), v),
-    ]
+def _display(label: str, eq: str | None, lhs, *lines: tuple, first: int = 1) -> list[Step]:
+    """The lines of one display as steps ``label``, ``label-line-2``, … (``first`` is the
+    number of the display's first line here, when a display is split between chains)."""
+    steps = []
+    for k, (rel, rhs, kw) in enumerate(lines, first):
+        steps.append(Step(label if k == 1 else f"{label}-line-{k}", lhs, rel, rhs, eq=eq, **kw))
+        lhs = rhs
+    return steps
 
-    # ---------------- case (1.2)
-    case12 = [Chain(f"chain-{E('1.2')}", [
-        Step(f"eq-{E('1.2')}" if v is AAAI else "inline-1.2", sg, "<=", sqrt(1 / (2 * mu)) * grad_norm,
-             eq=E("1.2") if v is AAAI else None, because=f"{lem(v.lem_sc)}", given=[F["sc_pl"]]),
-        Step((f"eq-{E('1.2')}" if v is AAAI else "inline-1.2") + "-line-2", sqrt(1 / (2 * mu)) * grad_norm,
-             "<=", 35 / sqrt(2) * L ** R(3, 4) / mu ** R(5, 4) * sigma_sgd,
-             eq=E("1.2") if v is AAAI else None,
-             because="case (1.2); O(·) read with the constant 35/√2 the algebra gives"),
-    ])]
 
-    # ---------------- case (2.1)
-    gl = 2 * eta * gamma_clip * Q
-    c21 = [
-        opening(58, "(58): the opening inequality of case (2.1)", keep_g=True),
-        Step("gamma-lower", sp.Min(1, C / grad_norm), ">=", sp.Min(1, C / (2 * grad_norm)), kind=S,
-             because="C/‖∇l‖ ≥ C/(2‖∇l‖)", note="text before (59): γ ≥ min(1, C/(2‖∇l‖))"),
-        Step("gamma-lower-2", sp.Min(1, C / (2 * grad_norm)), "=", C / (2 * grad_norm), kind=S,
-             because="case (2.1): ‖∇l‖ > C/2", note="text before (59): … = C/(2‖∇l‖)"),
-        Chain(f"chain-{E(59)}", [
-            Step(f"eq-{E(59)}", -2 * eta * E_clip_inner, "=",
-                 -2 * eta * ((E_clip_inner - gamma_clip * Q) + gamma_clip * Q), eq=E(59),
-                 because="add and subtract γ∇l"),
-            Step(f"eq-{E(59)}-line-2", -2 * eta * ((E_clip_inner - gamma_clip * Q) + gamma_clip * Q), "<=",
-                 -gl - 2 * eta * (E_clip_inner - gamma_clip * Q), eq=E(59), because="linearity"),
-            Step(f"eq-{E(59)}-line-3", -gl - 2 * eta * (E_clip_inner - gamma_clip * Q), "<=",
-                 -eta * C / grad_norm * gap + 2 * eta * E_dev * dist, kind=P, eq=E(59),
-                 because="convexity, γ ≥ C/(2‖∇l‖), Cauchy–Schwarz, clipping is 1-Lipschitz",
-                 oracle=INSTANCE),
-            Step(f"eq-{E(59)}-line-4", -eta * C / grad_norm * gap + 2 * eta * E_dev * dist, "<=",
-                 -eta * C / sqrt(2 * L) * sg + 2 * eta * sigma_sgd * sqrt(2 / mu) * sg, eq=E(59),
-                 because=f"{lem(v.lem_smooth)} and {lem(v.lem_sc)}; E‖∇l_ξ − ∇l‖ ≤ σ_SGD",
-                 given=[F["smooth"], F["sc_dist"],
-                        asm(E_dev <= sigma_sgd, "Jensen + Asm 3.6", "E‖∇l_ξ − ∇l‖ ≤ σ_SGD")]),
-            Step(f"eq-{E(59)}-line-5", -eta * C / sqrt(2 * L) * sg + 2 * eta * sigma_sgd * sqrt(2 / mu) * sg,
-                 "<=", -eta * C / sqrt(2 * L) * sg + 2 * eta * C / (5 * sqrt(2 * L)) * sg, eq=E(59),
-                 because="case (2): C ≥ 10σ(L/μ)^{1/2}"),
-            Step(f"eq-{E(59)}-line-6", -eta * C / sqrt(2 * L) * sg + 2 * eta * C / (5 * sqrt(2 * L)) * sg,
-                 "<=", -3 * eta * C / (5 * sqrt(2 * L)) * sg, eq=E(59), because="simplify"),
-        ]),
-        _eq55(v, [eta_choice, F["smooth"]],
-              f"({E(55)}) re-declared in case (2.1) ('Combined with ({E(55)})'): only case (2.1)'s "
-              "hypotheses and the proof's choice of η"),
-        Chain(f"chain-{E(60)}", [
-            Step(f"eq-{E(60)}", E_next, "<=",
-                 dist ** 2 - 3 * eta * C / (5 * sqrt(2 * L)) * sg + eta * C / sqrt(2 * L) * 2 * sg / 5
-                 + eta ** 2 * sigma_dp ** 2, eq=E(60),
-                 because=f"({E(58)}), ({E(59)}) and ({E(55)})",
-                 note="printed '+ η²σ_DP²' (no d) on this line, '+ dη²σ_DP²' on the next",
-                 given=[asm(E_next <= dist ** 2 - 2 * eta * E_clip_inner + eta ** 2 * C ** 2
-                            + d * eta ** 2 * sigma_dp ** 2, f"({E(58)}) in expectation, ‖g‖ ≤ C"),
-                        asm(-2 * eta * E_clip_inner <= -3 * eta * C / (5 * sqrt(2 * L)) * sg, f"({E(59)})"),
-                        asm(eta ** 2 * C ** 2 <= eta * C / sqrt(2 * L) * 2 * sg / 5, f"({E(55)})")]),
-            Step(f"eq-{E(60)}-line-2",
-                 dist ** 2 - 3 * eta * C / (5 * sqrt(2 * L)) * sg + eta * C / sqrt(2 * L) * 2 * sg / 5
-                 + eta ** 2 * sigma_dp ** 2, "<=",
-                 dist ** 2 - eta * C / (5 * sqrt(2 * L)) * sg + d * eta ** 2 * sigma_dp ** 2, eq=E(60),
-                 because="simplify"),
-        ]),
-        _averaging(E(61), R(1, 5), "2.1", every_t("2.1"), v),
-    ]
+def _lines(v: Numbering, role: str, lhs, *lines: tuple, first: int = 1) -> list[Step]:
+    """The printed equation ``role`` of this version, as :func:`_display` steps ``eq-N…``."""
+    return _display(f"eq-{v.eq(role)}", v.eq(role), lhs, *lines, first=first)
 
-    # ---------------- case (2.2)
-    ub = R(8) * eta * sigma_sgd ** 2 / C ** 2
-    c22 = [
-        opening(58, f"({E(58)}) re-declared in case (2.2), where it is used ('Substituting … into "
-                    f"({E(58)})')", keep_g=True),
-        Step(f"eq-{E(62)}", sgrad, "<=", dev + C / 2, eq=E(62), because="triangle inequality, case (2.2)",
-             given=[asm(sgrad <= dev + grad_norm, "triangle inequality", "‖∇l_ξ‖ ≤ ‖∇l_ξ − ∇l‖ + ‖∇l‖")]),
-        Chain(f"chain-{E(63)}", [
-            Step(f"eq-{E(63)}", Pr_k1, "<=", Pr_dev_half, kind=P, eq=E(63), because=f"({E(62)})",
-                 oracle=INSTANCE, oracle_args=_o(families="discrete,gaussian")),
-            Step(f"eq-{E(63)}-line-2", Pr_dev_half, "<=", 4 * sigma_sgd ** 2 / C, kind=P, eq=E(63),
-                 because=f"{lem(v.lem_markov)} (Markov) and Assumption 3.6",
-                 note="as printed: 4σ²/C (Markov gives 4σ²/C²)",
-                 oracle=INSTANCE, oracle_args=_o(families="discrete,gaussian")),
-        ]),
-        Chain(f"chain-{E(64)}", [
-            Step(f"eq-{E(64)}", -2 * eta * E_clip_inner, "=", -2 * eta * ((E_clip_inner - Q) + Q), eq=E(64),
-                 because="add and subtract ∇l"),
-            Step(f"eq-{E(64)}-line-2", -2 * eta * ((E_clip_inner - Q) + Q), "<=",
-                 2 * eta * bias_norm * dist - 2 * eta * Q, kind=P, eq=E(64),
-                 because="Cauchy–Schwarz", oracle=INSTANCE),
-            Step(f"eq-{E(64)}-line-3", 2 * eta * bias_norm * dist - 2 * eta * Q, "<=",
-                 2 * eta * cond_bias * Pr_k1 * dist - 2 * eta * gap, kind=P, eq=E(64),
-                 because="law of total expectation; convexity", oracle=INSTANCE),
-            Step(f"eq-{E(64)}-line-4", 2 * eta * cond_bias * Pr_k1 * dist - 2 * eta * gap, "<=",
-                 ub * unc_bias * dist - 2 * eta * gap, kind=P, eq=E(64),
-                 because=f"({E(63)}); g_ξ − ∇l_ξ = (C/‖∇l_ξ‖ − 1)∇l_ξ on κ = 1",
-                 note="as printed: the unconditional E_ξ[(1 − C/‖∇l_ξ‖)∇l_ξ] replaces the conditional one",
-                 oracle=INSTANCE),
-            Step(f"eq-{E(64)}-line-5", ub * unc_bias * dist - 2 * eta * gap, "<=",
-                 ub * E_sgrad * dist - 2 * eta * gap, kind=P, eq=E(64), because="Jensen's inequality",
-                 oracle=INSTANCE),
-            Step(f"eq-{E(64)}-line-6", ub * E_sgrad * dist - 2 * eta * gap, "<=",
-                 4 * eta * sigma_sgd ** 3 / (mu * C) + 16 * eta * sigma_sgd ** 2 / C ** 2 * sqrt(L / mu) * gap
-                 - 2 * eta * gap, eq=E(64),
-                 because=f"{lem(v.lem_smooth)} and {lem(v.lem_sc)}",
-                 given=[F["smooth"], F["sc_dist"], F["sc_grad"],
-                        asm(E_sgrad <= sigma_sgd + grad_norm, "triangle + Jensen + Asm 3.6",
-                            "E‖∇l_ξ‖ ≤ σ_SGD + ‖∇l‖")]),
-            Step(f"eq-{E(64)}-line-7",
-                 4 * eta * sigma_sgd ** 3 / (mu * C) + 16 * eta * sigma_sgd ** 2 / C ** 2 * sqrt(L / mu) * gap
-                 - 2 * eta * gap, "<=",
-                 4 * eta * sigma_sgd ** 3 / (mu * C) - (2 * eta - R(4, 25) * eta * sqrt(mu / L)) * gap,
-                 eq=E(64), because="case (2): C ≥ 10σ(L/μ)^{1/2}"),
-            Step(f"eq-{E(64)}-line-8",
-                 4 * eta * sigma_sgd ** 3 / (mu * C) - (2 * eta - R(4, 25) * eta * sqrt(mu / L)) * gap, "<=",
-                 4 * eta * sigma_sgd ** 3 / (mu * C) - R(46, 25) * eta * gap, eq=E(64), because="μ ≤ L"),
-        ]),
-        Chain(f"chain-{E(65)}", [
-            Step(f"eq-{E(65)}", eta ** 2 * E_gbar_sq, "<=", eta ** 2 / b ** 2 * (b * E_gxi_sq), kind=P,
-                 eq=E(65), because="(as printed) the mean of b clipped gradients",
-                 note="printed ‖g_ξ − ∇l + l(θ_t)‖², read as ‖g_ξ − ∇l + ∇l‖²; Σ over the b batch "
-                      "members of equal expectations = b·E_ξ",
-                 oracle=INSTANCE),
-            Step(f"eq-{E(65)}-line-2", eta ** 2 / b ** 2 * (b * E_gxi_sq), "<=",
-                 2 * eta ** 2 / b ** 2 * (b * E_gdev_sq) + 2 * eta ** 2 * grad_norm ** 2, kind=P, eq=E(65),
-                 because=f"{lem(v.lem_sq)}", oracle=INSTANCE),
-            Step(f"eq-{E(65)}-line-3", 2 * eta ** 2 / b ** 2 * (b * E_gdev_sq) + 2 * eta ** 2 * grad_norm ** 2,
-                 "<=", 2 * eta ** 2 * sigma_sgd ** 2 / b + R(9, 5) * eta * gap, kind=P, eq=E(65),
-                 because=f"{lem(v.lem_smooth)}, η ≤ 9/(20L), Assumption 3.6", oracle=INSTANCE),
-        ]),
-        Chain(f"chain-{E(66)}", [
-            Step(f"eq-{E(66)}", E_next, "<=",
-                 dist ** 2 + 4 * eta * sigma_sgd ** 3 / (mu * C) - R(46, 25) * eta * gap
-                 + 2 * eta ** 2 * sigma_sgd ** 2 / b + R(9, 5) * eta * gap + d * eta ** 2 * sigma_dp ** 2,
-                 eq=E(66), because=f"substitute ({E(64)}) and ({E(65)}) into ({E(58)})",
-                 given=[asm(E_next <= dist ** 2 - 2 * eta * E_clip_inner + eta ** 2 * E_gbar_sq
-                            + d * eta ** 2 * sigma_dp ** 2, f"({E(58)}) in expectation"),
-                        asm(-2 * eta * E_clip_inner <= 4 * eta * sigma_sgd ** 3 / (mu * C)
-                            - R(46, 25) * eta * gap, f"({E(64)})"),
-                        asm(eta ** 2 * E_gbar_sq <= 2 * eta ** 2 * sigma_sgd ** 2 / b + R(9, 5) * eta * gap,
-                            f"({E(65)})")]),
-            Step(f"eq-{E(66)}-line-2",
-                 dist ** 2 + 4 * eta * sigma_sgd ** 3 / (mu * C) - R(46, 25) * eta * gap
-                 + 2 * eta ** 2 * sigma_sgd ** 2 / b + R(9, 5) * eta * gap + d * eta ** 2 * sigma_dp ** 2,
-                 "<=", dist ** 2 + 4 * eta * sigma_sgd ** 3 / (mu * C) - eta / 25 * gap
-                 + 2 * eta ** 2 * sigma_sgd ** 2 / b + d * eta ** 2 * sigma_dp ** 2, eq=E(66),
-                 because="simplify"),
-        ]),
-        _case22_tail(v, every_t("2.2")),
-    ]
 
+def _chain(v: Numbering, role: str, steps, **kw) -> Chain:
+    return Chain(f"chain-{v.eq(role)}", steps, **kw)
+
+
+def _every_t(case: str):
+    return asm(f"case ({case}) holds at every t = 0..T (needed to average (over t))",
+               "C.1 'averaging over t'")
+
+
+def _proof(v: Numbering) -> list:
+    """Appendix C.1 (ICML eqs. (49)–(70), AAAI eqs. (56)–(79)): case (1) C ≤ 10σ(L/μ)^{1/2}
+    splits on ‖∇l(θ_t)‖ against 35σ(L/μ)^{3/4}, case (2) C ≥ 10σ(L/μ)^{1/2} on ‖∇l(θ_t)‖
+    against C/2; then "Finally, summing up all the cases"."""
     split = CaseSplit("cases", [
         Case("case-1", [asm(C <= 10 * sigma_sgd * r12, "C.1 case (1)")], [
             CaseSplit("cases-1", [
-                Case("case-1.1", [asm(grad_norm >= 35 * sigma_sgd * r34, "C.1 case (1.1)")], case11),
-                Case("case-1.2", [asm(grad_norm < 35 * sigma_sgd * r34, "C.1 case (1.2)")], case12),
+                Case("case-1.1", [asm(grad_norm >= 35 * sigma_sgd * r34, "C.1 case (1.1)")],
+                     case_1_1(v)),
+                Case("case-1.2", [asm(grad_norm < 35 * sigma_sgd * r34, "C.1 case (1.2)")],
+                     case_1_2(v)),
             ]),
         ]),
         Case("case-2", [asm(C >= 10 * sigma_sgd * r12, "C.1 case (2)")], [
             CaseSplit("cases-2", [
-                Case("case-2.1", [asm(grad_norm > C / 2, "C.1 case (2.1)")], c21),
-                Case("case-2.2", [asm(grad_norm <= C / 2, "C.1 case (2.2)")], c22),
+                Case("case-2.1", [asm(grad_norm > C / 2, "C.1 case (2.1)")], case_2_1(v)),
+                Case("case-2.2", [asm(grad_norm <= C / 2, "C.1 case (2.2)")], case_2_2(v)),
             ]),
         ]),
     ], note="per iteration t: the conditions on ‖∇l(θ_t)‖ are about the current iterate")
-    return [split, _summing_up(v)]
+    return [split, summing_up(v)]
 
 
-def _eq55(v: Version, given, note: str, tag: str = "") -> Chain:
-    E = v.eq
-    lab = f"{tag}eq-{E(55)}"
-    a = eta ** 2 * C ** 2
-    b_ = R(7, 10) * eta * C ** 2 / L * r14
-    c_ = eta * C ** 2 / (2 * L) * (4 * grad_norm / (10 * C))
-    d_ = eta * C / sqrt(2 * L) * 2 * sg / 5
-    return Chain(f"chain-{lab}", [
-        Step(lab, a, "<=", b_, eq=E(55), because="η ≤ (7/(10L))(L/μ)^{1/4}", given=given),
-        Step(f"{lab}-line-2", b_, "<=", c_, eq=E(55), because="the case hypotheses on C and ‖∇l‖",
-             given=given),
-        Step(f"{lab}-line-3", c_, "<=", d_, eq=E(55), because=f"Lemma {v.lem_smooth}", given=given),
-    ], note=note)
+def _step_expansion(v: Numbering, role: str, note: str, *, keep_g: bool) -> Chain:
+    """The opening inequality of a case: E_ζ‖θ_{t+1} − θ*‖² through the projection, the
+    noise and the expanded square.  Case (1.1) (ICML (50), AAAI (58)) prints three lines
+    and bounds η²‖g‖² by η²C²; case (2.1) (ICML (58), AAAI (67)) prints two, noise and
+    expansion in one line, and keeps η²‖g‖²."""
+    projection = _to("<=", E_preproj, kind=CI,
+                     because=f"{v.name('projection')} (projection is non-expansive), θ* ∈ int K",
+                     given=[asm("θ* ∈ K, θ_{t+1} = Π_K(θ_t − ηg + ζ_t)", f"({v.eq('dc-update')})")])
+    if keep_g:
+        lines = [projection,
+                 _to("<=", dist ** 2 - 2 * eta * ip_batch + eta ** 2 * gbar_norm ** 2 + NOISE, kind=P,
+                     because="independence of the noise; expand the square", oracle=GAUSS)]
+    else:
+        lines = [projection,
+                 _to("<=", step_sq + NOISE, kind=P,
+                     because="independence of the noise ζ_t ~ N(0, η²σ_DP² I_d)", oracle=GAUSS),
+                 _to("<=", dist ** 2 - 2 * eta * ip_batch + eta ** 2 * C ** 2 + NOISE,
+                     because="expand the square; ‖g‖ ≤ C", given=[EXPAND, CLIP_LE_C])]
+    return _chain(v, role, _lines(v, role, E_next_zeta, *lines), note=note)
 
 
-def _averaging(eqn: str, coef, case: str, every, v: Version) -> Chain:
-    """(57)/(61): telescoping the recursion E‖θ_{t+1}−θ*‖² ≤ ‖θ_t−θ*‖² − a√gap_t + dη²σ²."""
+def _step_size_choice(v: Numbering, note: str) -> Chain:
+    """ICML (55), AAAI (63): "we choose η ≤ (7/(10L))(L/μ)^{1/4}, yielding η²C² ≤ …"."""
+    given = [ETA_CHOICE, _facts(v)["smooth"]]
+    n = v.eq("step-size-choice")
+    return Chain(f"chain-eq-{n}", _lines(
+        v, "step-size-choice", eta ** 2 * C ** 2,
+        _to("<=", R(7, 10) * eta * C ** 2 / L * r14, because="η ≤ (7/(10L))(L/μ)^{1/4}", given=given),
+        _to("<=", eta * C ** 2 / (2 * L) * (4 * grad_norm / (10 * C)),
+            because="the case hypotheses on C and ‖∇l‖", given=given),
+        _to("<=", STEP_SQ_BOUND, because=v.name("smoothness-facts"), given=given),
+    ), note=note)
+
+
+def _averaging(v: Numbering, role: str, coef, case: str) -> Chain:
+    """"Thus, averaging over t" (ICML (57)/(61), AAAI (65)/(70)): telescoping the recursion
+    E‖θ_{t+1} − θ*‖² ≤ ‖θ_t − θ*‖² − a√gap_t + dη²σ² of the case, a = coef·ηC/√(2L)."""
+    eqn = v.eq(role)
     a = coef * eta * C / sqrt(2 * L)
-    explicit = (D ** 2 / (T + 1) + d * eta ** 2 * sigma_dp ** 2) / a
+    explicit = (D ** 2 / (T + 1) + NOISE) / a
     K = sqrt(2) / coef          # explicit = K*(√L D²/(ηC(T+1)) + dησ²√L/C)
-    # the first O-term as printed: √L D²/(ηCT) (ICML), √(LD²)/(ηCT) (AAAI (65)/(70))
-    first = (sqrt(L * D ** 2, evaluate=False) if v is AAAI else sqrt(L) * D ** 2) / (eta * C * T)
+    noise_term = d * eta * sigma_dp ** 2 * sqrt(L) / C
+    if v is AAAI:
+        # AAAI (65)/(70) print the first O-term as √(LD²)/(ηCT); ICML (57)/(61) and AAAI's
+        # own (17)/(79) print √L D²/(ηCT)
+        first = sqrt(L * D ** 2, evaluate=False) / (eta * C * T)
+        note = "AAAI prints √(LD²)/(ηCT) here"
+        readings = (("sqrt-l-times-d-squared", explicit, "<=",
+                     K * (sqrt(L) * D ** 2 / (eta * C * T) + noise_term),
+                     "the rendering's √(LD²) may end after L: √L·D², as ICML (57)/(61) and "
+                     "AAAI's own (17)/(79) print it"),)
+    else:
+        first, note, readings = sqrt(L) * D ** 2 / (eta * C * T), "", ()
     return Chain(f"chain-{eqn}", [
         Step(f"eq-{eqn}-explicit", avg_sqrt_gap, "<=", explicit, eq=eqn,
              because="sum the recursion over t = 0..T, ‖θ_0 − θ*‖ ≤ D, E‖θ_{T+1} − θ*‖² ≥ 0",
-             given=[asm(a * (T + 1) * avg_sqrt_gap <= dist0 ** 2 + (T + 1) * d * eta ** 2 * sigma_dp ** 2,
+             given=[asm(a * (T + 1) * avg_sqrt_gap <= dist0 ** 2 + (T + 1) * NOISE,
                         f"case ({case}) recursion summed over t"),
-                    asm(dist0 <= D, "θ_0, θ* ∈ K"), every],
+                    asm(dist0 <= D, "θ_0, θ* ∈ K"), _every_t(case)],
              note="explicit form behind the O(·) (not printed)"),
-        Step(f"eq-{eqn}", explicit, "<=",
-             K * (first + d * eta * sigma_dp ** 2 * sqrt(L) / C), eq=eqn,
+        Step(f"eq-{eqn}", explicit, "<=", K * (first + noise_term), eq=eqn,
              because=f"O(·) read with the constant {sp.nsimplify(K)} the averaging gives; T + 1 > T",
-             note="AAAI prints √(LD²)/(ηCT) here" if v is AAAI else "",
-             readings=((("sqrt-l-times-d-squared", explicit, "<=",
-                         K * (sqrt(L) * D ** 2 / (eta * C * T) + d * eta * sigma_dp ** 2 * sqrt(L) / C),
-                         "the rendering's √(LD²) may end after L: √L·D², as ICML (57)/(61) and "
-                         "AAAI's own (17)/(79) print it"),) if v is AAAI else ())),
+             note=note, readings=readings),
     ])
 
 
-def _case22_tail(v: Version, every) -> Chain:
-    E = v.eq
+def case_1_1(v: Numbering) -> list:
+    """Case (1.1), ‖∇l(θ_t)‖ ≥ 35σ(L/μ)^{3/4} (ICML (50)–(57), AAAI (58)–(65)).
+
+    The opening inequality; the bounds on γ_ξ; one sample ξ, "if ‖∇l_ξ − ∇l‖ ≤
+    5σ(L/μ)^{1/4}" (ICML (51), AAAI (59)) "else" (ICML (52), AAAI (60)); Markov on κ_ξ
+    (ICML (53), AAAI (61)); "Hence" (ICML (54), AAAI (62)); the choice of η (ICML (55),
+    AAAI (63)); "Substituting" (ICML (56), AAAI (64)); averaging over t (ICML (57),
+    AAAI (65))."""
+    F = _facts(v)
+    sm, sc = v.name("smoothness-facts"), v.name("strong-convexity-facts")
+    kappa0 = _o(per_sample=True, where="dev <= 5*sigma_sgd*(L/mu)**(1/4)")
+    kappa1 = _o(per_sample=True, where="dev > 5*sigma_sgd*(L/mu)**(1/4)")
+    markov = _o(families="discrete,gaussian")
+    Q = inner
+    g_up = C / (35 * sigma_sgd * r34 - 5 * sigma_sgd * r14)
+    small = -13 * eta * C / (12 * sqrt(2 * L)) * sg         # (51)'s last line
+    large = 4 * eta * C / sqrt(2 * mu) * sg                  # (52)'s last line
+    inner_mean = -22 * eta * C / (25 * sqrt(2 * L)) * sg     # (54)'s last line
+    e51, e52, e53 = (v.eq(r) for r in ("inner-small-deviation", "inner-large-deviation",
+                                      "markov-deviation"))
+    e50, e54, e55 = (v.eq(r) for r in ("step-expansion-C", "inner-mean-1.1", "step-size-choice"))
+    return [
+        _step_expansion(v, "step-expansion-C", f"({e50}): the opening inequality of case (1.1)",
+                        keep_g=False),
+        Step("gamma-xi-upper", gamma_xi, "<=", g_up, kind=P, eq=None,
+             because="γ_ξ = min(1, C/‖∇l_ξ‖), ‖∇l_ξ‖ ≥ ‖∇l‖ − ‖∇l_ξ − ∇l‖ ≥ 35σ(L/μ)^{3/4} − 5σ(L/μ)^{1/4}",
+             oracle=INSTANCE, oracle_args=kappa0,
+             note=f"text before ({e51}): 'we immediate get γ_ξ ≤ C/(35σ(L/μ)^{{3/4}} − "
+                  "5σ(L/μ)^{1/4})'"),
+        Step("gamma-xi-lower", gamma_xi, ">=", 7 * C / (8 * grad_norm), kind=P,
+             because="γ_ξ = min(1, C/‖∇l_ξ‖), ‖∇l_ξ‖ ≤ ‖∇l‖ + 5σ(L/μ)^{1/4} ≤ (8/7)‖∇l‖",
+             oracle=INSTANCE, oracle_args=kappa0,
+             note=f"text before ({e51}): 'and γ_ξ ≥ 7C/(8‖∇l(θ_t)‖)'"),
+        _chain(v, "inner-small-deviation", _lines(
+            v, "inner-small-deviation", -2 * eta * clip_inner,
+            _to("=", -2 * eta * ((clip_inner - gamma_xi * Q) + gamma_xi * Q),
+                because="add and subtract γ_ξ∇l"),
+            _to("<=", -2 * eta * gamma_xi * Q - 2 * eta * (clip_inner - gamma_xi * Q),
+                because="linearity"),
+            _to("<=", -7 * eta * C / (4 * grad_norm) * gap + 2 * eta * gamma_xi * dev * dist, kind=P,
+                because="convexity (∇lᵀ(θ−θ*) ≥ l − l*), γ_ξ ≥ 7C/(8‖∇l‖), Cauchy–Schwarz with "
+                        "g_ξ − γ_ξ∇l = γ_ξ(∇l_ξ − ∇l)",
+                oracle=INSTANCE, oracle_args=kappa0),
+            _to("<=", -7 * eta * C / (4 * sqrt(2 * L)) * sg
+                + 2 * eta * C * sigma_sgd * r14 / (7 * sigma_sgd * r34 - sigma_sgd * r14)
+                * sqrt(2 / mu) * sg,
+                because=f"{sm} and {sc}; γ_ξ bound; ‖∇l_ξ − ∇l‖ ≤ 5σ(L/μ)^{{1/4}}",
+                given=[F["smooth"], F["sc_dist"], asm(gamma_xi <= g_up, f"text before ({e51})"),
+                       asm(dev <= 5 * sigma_sgd * r14, "sub-case κ_ξ = 0")]),
+            _to("<=", -7 * eta * C / (4 * sqrt(2 * L)) * sg
+                + 4 * eta * C / (sqrt(2) * (7 * sqrt(L) - sqrt(mu))) * sg, because="simplify"),
+            _to("<=", small, because="μ ≤ L"),
+        ), note=f"({e51}): sub-case ‖∇l_ξ − ∇l‖ ≤ 5σ(L/μ)^{{1/4}}, one sample ξ"),
+        _chain(v, "inner-large-deviation", _lines(
+            v, "inner-large-deviation", -2 * eta * clip_inner,
+            _to("<=", 2 * eta * C * dist, kind=P, because="Cauchy–Schwarz, ‖g_ξ‖ ≤ C",
+                oracle=INSTANCE, oracle_args=kappa1),
+            _to("<=", large, because=sc, given=[F["sc_dist"]]),
+        ), note=f"({e52}): sub-case ‖∇l_ξ − ∇l‖ > 5σ(L/μ)^{{1/4}}"),
+        _chain(v, "markov-deviation", _lines(
+            v, "markov-deviation", Pr_kxi1,
+            _to("=", Pr_dev_xi, kind=P, because="definition of κ_ξ", oracle=INSTANCE),
+            _to("<=", sigma_sgd ** 2 / (25 * sigma_sgd ** 2 * sqrt(L / mu)), kind=P,
+                because=f"{v.name('markov')} (Markov) and Assumption 3.6",
+                oracle=INSTANCE, oracle_args=markov),
+            _to("=", R(1, 25) * sqrt(mu / L), because="simplify"),
+        )),
+        Chain(f"chain-{e53}-kappa0", _lines(
+            v, "markov-deviation", Pr_kxi0,
+            _to(">=", 1 - R(1, 25) * sqrt(mu / L), kind=P,
+                because="complement of the previous line", oracle=INSTANCE, oracle_args=markov),
+            _to(">=", R(24, 25), because="μ ≤ L"),
+            first=4)),
+        _chain(v, "inner-mean-1.1", _lines(
+            v, "inner-mean-1.1", -2 * eta * E_clip_inner,
+            _to("<=", small * R(24, 25) + large * R(1, 25) * sqrt(mu / L), kind=P,
+                because=f"({e51}) on κ_ξ = 0, ({e52}) on κ_ξ = 1, ({e53})", oracle=INSTANCE),
+            _to("<=", inner_mean, because="simplify"),
+        )),
+        _step_size_choice(v, f"({e55}) in case (1.1), with the choice of η"),
+        _chain(v, "recursion-1.1", _lines(
+            v, "recursion-1.1", E_next,
+            _to("<=", dist ** 2 + inner_mean + STEP_SQ_BOUND + NOISE,
+                because=f"substitute ({e54}) and ({e55}) into ({e50})",
+                note="printed with lower-case c; read as C",
+                given=[asm(E_next <= dist ** 2 - 2 * eta * E_clip_inner + eta ** 2 * C ** 2 + NOISE,
+                           f"({e50}) in expectation over the batch"),
+                       asm(-2 * eta * E_clip_inner <= inner_mean, f"({e54})"),
+                       asm(eta ** 2 * C ** 2 <= STEP_SQ_BOUND, f"({e55})")]),
+            _to("<=", dist ** 2 - 12 * eta * C / (25 * sqrt(2 * L)) * sg + NOISE, because="simplify"),
+        )),
+        _averaging(v, "average-1.1", R(12, 25), "1.1"),
+    ]
+
+
+def case_1_2(v: Numbering) -> list:
+    """Case (1.2), ‖∇l(θ_t)‖ < 35σ(L/μ)^{3/4}: "we immediate obtain √(l(θ_t) − l(θ*)) ≤
+    √(1/(2μ))‖∇l(θ_t)‖ ≤ O(L^{3/4}σ/μ^{5/4})" — inline in ICML, AAAI eq. (66)."""
+    if v.numbered("bound-1.2"):
+        label, eq = f"eq-{v.eq('bound-1.2')}", v.eq("bound-1.2")
+    else:       # ICML prints the line inline, without an equation number
+        label, eq = "inline-1.2", None
+    return [Chain(f"chain-{eq or '1.2'}", _display(
+        label, eq, sg,
+        _to("<=", sqrt(1 / (2 * mu)) * grad_norm, because=v.name("strong-convexity-facts"),
+            given=[_facts(v)["sc_pl"]]),
+        _to("<=", 35 / sqrt(2) * L ** R(3, 4) / mu ** R(5, 4) * sigma_sgd,
+            because="case (1.2); O(·) read with the constant 35/√2 the algebra gives"),
+    ))]
+
+
+def case_2_1(v: Numbering) -> list:
+    """Case (2.1), ‖∇l(θ_t)‖ > C/2 (ICML (58)–(61), AAAI (67)–(70)).
+
+    The opening inequality keeping η²‖g‖²; γ = min(1, C/‖∇l‖) ≥ C/(2‖∇l‖); the expected
+    inner product (ICML (59), AAAI (68)); "Combined with" the choice of η (ICML (55), AAAI
+    (63)); the recursion (ICML (60), AAAI (69)); averaging over t (ICML (61), AAAI (70))."""
+    F = _facts(v)
+    sm, sc = v.name("smoothness-facts"), v.name("strong-convexity-facts")
+    Q = inner
+    gl = 2 * eta * gamma_clip * Q
+    inner_mean = -3 * eta * C / (5 * sqrt(2 * L)) * sg      # (59)'s last line
+    e55, e58, e59 = (v.eq(r) for r in ("step-size-choice", "step-expansion-g", "inner-mean-2.1"))
+    return [
+        _step_expansion(v, "step-expansion-g", f"({e58}): the opening inequality of case (2.1)",
+                        keep_g=True),
+        Step("gamma-lower", sp.Min(1, C / grad_norm), ">=", sp.Min(1, C / (2 * grad_norm)), kind=S,
+             because="C/‖∇l‖ ≥ C/(2‖∇l‖)", note=f"text before ({e59}): γ ≥ min(1, C/(2‖∇l‖))"),
+        Step("gamma-lower-2", sp.Min(1, C / (2 * grad_norm)), "=", C / (2 * grad_norm), kind=S,
+             because="case (2.1): ‖∇l‖ > C/2", note=f"text before ({e59}): … = C/(2‖∇l‖)"),
+        _chain(v, "inner-mean-2.1", _lines(
+            v, "inner-mean-2.1", -2 * eta * E_clip_inner,
+            _to("=", -2 * eta * ((E_clip_inner - gamma_clip * Q) + gamma_clip * Q),
+                because="add and subtract γ∇l"),
+            _to("<=", -gl - 2 * eta * (E_clip_inner - gamma_clip * Q), because="linearity"),
+            _to("<=", -eta * C / grad_norm * gap + 2 * eta * E_dev * dist, kind=P,
+                because="convexity, γ ≥ C/(2‖∇l‖), Cauchy–Schwarz, clipping is 1-Lipschitz",
+                oracle=INSTANCE),
+            _to("<=", -eta * C / sqrt(2 * L) * sg + 2 * eta * sigma_sgd * sqrt(2 / mu) * sg,
+                because=f"{sm} and {sc}; E‖∇l_ξ − ∇l‖ ≤ σ_SGD",
+                given=[F["smooth"], F["sc_dist"],
+                       asm(E_dev <= sigma_sgd, "Jensen + Asm 3.6", "E‖∇l_ξ − ∇l‖ ≤ σ_SGD")]),
+            _to("<=", -eta * C / sqrt(2 * L) * sg + 2 * eta * C / (5 * sqrt(2 * L)) * sg,
+                because="case (2): C ≥ 10σ(L/μ)^{1/2}"),
+            _to("<=", inner_mean, because="simplify"),
+        )),
+        _step_size_choice(v, f"({e55}) re-declared in case (2.1) ('Combined with ({e55})'): only "
+                             "case (2.1)'s hypotheses and the proof's choice of η"),
+        _chain(v, "recursion-2.1", _lines(
+            v, "recursion-2.1", E_next,
+            _to("<=", dist ** 2 + inner_mean + STEP_SQ_BOUND + eta ** 2 * sigma_dp ** 2,
+                because=f"({e58}), ({e59}) and ({e55})",
+                note="printed '+ η²σ_DP²' (no d) on this line, '+ dη²σ_DP²' on the next",
+                given=[asm(E_next <= dist ** 2 - 2 * eta * E_clip_inner + eta ** 2 * C ** 2 + NOISE,
+                           f"({e58}) in expectation, ‖g‖ ≤ C"),
+                       asm(-2 * eta * E_clip_inner <= inner_mean, f"({e59})"),
+                       asm(eta ** 2 * C ** 2 <= STEP_SQ_BOUND, f"({e55})")]),
+            _to("<=", dist ** 2 - eta * C / (5 * sqrt(2 * L)) * sg + NOISE, because="simplify"),
+        )),
+        _averaging(v, "average-2.1", R(1, 5), "2.1"),
+    ]
+
+
+def case_2_2(v: Numbering) -> list:
+    """Case (2.2), ‖∇l(θ_t)‖ ≤ C/2 (ICML (62)–(69), AAAI (71)–(78)).
+
+    The opening inequality of case (2.1) (ICML (58), AAAI (67)), re-used here; the triangle
+    inequality (ICML (62), AAAI (71)); Markov on κ = 1{‖∇l_ξ‖ > C} (ICML (63), AAAI (72));
+    "Hence" (ICML (64), AAAI (73)); E‖g‖² for η ≤ 9/(20L) (ICML (65), AAAI (74));
+    "Substituting" (ICML (66), AAAI (75)); the averages (ICML (67)–(69), AAAI (76)–(78))."""
+    F = _facts(v)
+    sm, sc = v.name("smoothness-facts"), v.name("strong-convexity-facts")
+    Q = inner
+    ub = R(8) * eta * sigma_sgd ** 2 / C ** 2
+    markov = _o(families="discrete,gaussian")
+    inner_mean = 4 * eta * sigma_sgd ** 3 / (mu * C) - R(46, 25) * eta * gap     # (64)'s last line
+    second_moment = 2 * eta ** 2 * sigma_sgd ** 2 / b + R(9, 5) * eta * gap      # (65)'s last line
+    e58, e62, e63, e64, e65 = (v.eq(r) for r in ("step-expansion-g", "triangle-2.2",
+                                                 "markov-clipping", "inner-mean-2.2",
+                                                 "batch-second-moment"))
+    return [
+        _step_expansion(v, "step-expansion-g", f"({e58}) re-declared in case (2.2), where it is "
+                                               f"used ('Substituting … into ({e58})')", keep_g=True),
+        *_lines(v, "triangle-2.2", sgrad,
+                _to("<=", dev + C / 2, because="triangle inequality, case (2.2)",
+                    given=[asm(sgrad <= dev + grad_norm, "triangle inequality",
+                               "‖∇l_ξ‖ ≤ ‖∇l_ξ − ∇l‖ + ‖∇l‖")])),
+        _chain(v, "markov-clipping", _lines(
+            v, "markov-clipping", Pr_k1,
+            _to("<=", Pr_dev_half, kind=P, because=f"({e62})", oracle=INSTANCE, oracle_args=markov),
+            _to("<=", 4 * sigma_sgd ** 2 / C, kind=P,
+                because=f"{v.name('markov')} (Markov) and Assumption 3.6",
+                note="as printed: 4σ²/C (Markov gives 4σ²/C²)", oracle=INSTANCE, oracle_args=markov),
+        )),
+        _chain(v, "inner-mean-2.2", _lines(
+            v, "inner-mean-2.2", -2 * eta * E_clip_inner,
+            _to("=", -2 * eta * ((E_clip_inner - Q) + Q), because="add and subtract ∇l"),
+            _to("<=", 2 * eta * bias_norm * dist - 2 * eta * Q, kind=P, because="Cauchy–Schwarz",
+                oracle=INSTANCE),
+            _to("<=", 2 * eta * cond_bias * Pr_k1 * dist - 2 * eta * gap, kind=P,
+                because="law of total expectation; convexity", oracle=INSTANCE),
+            _to("<=", ub * unc_bias * dist - 2 * eta * gap, kind=P,
+                because=f"({e63}); g_ξ − ∇l_ξ = (C/‖∇l_ξ‖ − 1)∇l_ξ on κ = 1",
+                note="as printed: the unconditional E_ξ[(1 − C/‖∇l_ξ‖)∇l_ξ] replaces the "
+                     "conditional one",
+                oracle=INSTANCE),
+            _to("<=", ub * E_sgrad * dist - 2 * eta * gap, kind=P, because="Jensen's inequality",
+                oracle=INSTANCE),
+            _to("<=", 4 * eta * sigma_sgd ** 3 / (mu * C)
+                + 16 * eta * sigma_sgd ** 2 / C ** 2 * sqrt(L / mu) * gap - 2 * eta * gap,
+                because=f"{sm} and {sc}",
+                given=[F["smooth"], F["sc_dist"], F["sc_grad"],
+                       asm(E_sgrad <= sigma_sgd + grad_norm, "triangle + Jensen + Asm 3.6",
+                           "E‖∇l_ξ‖ ≤ σ_SGD + ‖∇l‖")]),
+            _to("<=", 4 * eta * sigma_sgd ** 3 / (mu * C)
+                - (2 * eta - R(4, 25) * eta * sqrt(mu / L)) * gap,
+                because="case (2): C ≥ 10σ(L/μ)^{1/2}"),
+            _to("<=", inner_mean, because="μ ≤ L"),
+        )),
+        _chain(v, "batch-second-moment", _lines(
+            v, "batch-second-moment", eta ** 2 * E_gbar_sq,
+            _to("<=", eta ** 2 / b ** 2 * (b * E_gxi_sq), kind=P,
+                because="(as printed) the mean of b clipped gradients",
+                note="printed ‖g_ξ − ∇l + l(θ_t)‖², read as ‖g_ξ − ∇l + ∇l‖²; Σ over the b batch "
+                     "members of equal expectations = b·E_ξ",
+                oracle=INSTANCE),
+            _to("<=", 2 * eta ** 2 / b ** 2 * (b * E_gdev_sq) + 2 * eta ** 2 * grad_norm ** 2, kind=P,
+                because=v.name("square-sum"), oracle=INSTANCE),
+            _to("<=", second_moment, kind=P,
+                because=f"{sm}, η ≤ 9/(20L), Assumption 3.6", oracle=INSTANCE),
+        )),
+        _chain(v, "recursion-2.2", _lines(
+            v, "recursion-2.2", E_next,
+            _to("<=", dist ** 2 + inner_mean + second_moment + NOISE,
+                because=f"substitute ({e64}) and ({e65}) into ({e58})",
+                given=[asm(E_next <= dist ** 2 - 2 * eta * E_clip_inner + eta ** 2 * E_gbar_sq + NOISE,
+                           f"({e58}) in expectation"),
+                       asm(-2 * eta * E_clip_inner <= inner_mean, f"({e64})"),
+                       asm(eta ** 2 * E_gbar_sq <= second_moment, f"({e65})")]),
+            _to("<=", dist ** 2 + 4 * eta * sigma_sgd ** 3 / (mu * C) - eta / 25 * gap
+                + 2 * eta ** 2 * sigma_sgd ** 2 / b + NOISE, because="simplify"),
+        )),
+        _case_2_2_averages(v),
+    ]
+
+
+def _case_2_2_averages(v: Numbering) -> Chain:
+    """"Hence, one may obtain" (ICML (67), AAAI (76)), "Exploiting Lemma A.4 and Lemma A.5"
+    (ICML (68); AAAI (77), Lemma A.5 and A.6), "Therefore" (ICML (69), AAAI (78))."""
+    e66, e67, e68, e69 = (v.eq(r) for r in ("recursion-2.2", "average-gap-2.2",
+                                            "average-root-gap-2.2", "average-2.2"))
     R67 = D ** 2 / (eta * (T + 1)) + 4 * sigma_sgd ** 3 / (mu * C) + 2 * eta * sigma_sgd ** 2 / b \
         + d * eta * sigma_dp ** 2
-    R68 = D / sqrt(eta * (T + 1)) + 2 * sigma_sgd ** R(3, 2) / sqrt(mu * C) + sqrt(2 * eta) * sigma_sgd / sqrt(b) \
-        + sqrt(d * eta) * sigma_dp
-    return Chain(f"chain-{E(67)}", [
-        Step(f"eq-{E(67)}", avg_gap / 25, "<=", R67, eq=E(67),
-             because=f"sum ({E(66)}) over t = 0..T, divide by η(T+1)",
-             given=[asm(eta / 25 * (T + 1) * avg_gap <= dist0 ** 2 + (T + 1) * (
-                 4 * eta * sigma_sgd ** 3 / (mu * C) + 2 * eta ** 2 * sigma_sgd ** 2 / b
-                 + d * eta ** 2 * sigma_dp ** 2), f"({E(66)}) summed over t"),
-                    asm(dist0 <= D, "θ_0, θ* ∈ K"), every]),
-        Step(f"eq-{E(68)}", avg_sqrt_gap / 25, "<=", sqrt(R67), eq=E(68),
-             because=f"Lemma {v.lem_sqrt} (Jensen: E√X ≤ √(EX))",
-             given=[asm(avg_sqrt_gap ** 2 <= avg_gap, "Jensen", "(avg E√gap)² ≤ avg E[gap]"),
-                    asm(avg_gap / 25 <= R67, f"({E(67)})")],
-             note="the chain restarts: the lhs is the average of E√gap, not of E gap"),
-        Step(f"eq-{E(68)}-line-2", sqrt(R67), "<=", R68, eq=E(68), because="√(a+b) ≤ √a + √b"),
-        Step(f"eq-{E(69)}", R68, "<=",
-             50 * (D / sqrt(eta * T) + sqrt(sigma_sgd ** 3 / (mu * C)) + sqrt(eta) * sigma_sgd / sqrt(b)
-                   + sqrt(d * eta) * sigma_dp) / 25, eq=E(69),
-             because="O(·) read with constant 50 (= 25 × 2) for (1/(T+1))ΣE√gap; T + 1 > T",
-             note="both sides divided by 25, as in (68)"),
-    ], links=False, note="(67)–(69); (67)→(68) changes the averaged quantity, so links are not checked")
+    R68 = D / sqrt(eta * (T + 1)) + 2 * sigma_sgd ** R(3, 2) / sqrt(mu * C) \
+        + sqrt(2 * eta) * sigma_sgd / sqrt(b) + sqrt(d * eta) * sigma_dp
+    return Chain(f"chain-{e67}", [
+        *_lines(v, "average-gap-2.2", avg_gap / 25, _to(
+            "<=", R67, because=f"sum ({e66}) over t = 0..T, divide by η(T+1)",
+            given=[asm(eta / 25 * (T + 1) * avg_gap <= dist0 ** 2 + (T + 1) * (
+                4 * eta * sigma_sgd ** 3 / (mu * C) + 2 * eta ** 2 * sigma_sgd ** 2 / b + NOISE),
+                f"({e66}) summed over t"),
+                asm(dist0 <= D, "θ_0, θ* ∈ K"), _every_t("2.2")])),
+        *_lines(v, "average-root-gap-2.2", avg_sqrt_gap / 25,
+                _to("<=", sqrt(R67),
+                    because=f"Lemma {v.number('half-square')} and {v.number('root-sum')} (Jensen: "
+                            "E√X ≤ √(EX))",
+                    given=[asm(avg_sqrt_gap ** 2 <= avg_gap, "Jensen", "(avg E√gap)² ≤ avg E[gap]"),
+                           asm(avg_gap / 25 <= R67, f"({e67})")],
+                    note="the chain restarts: the lhs is the average of E√gap, not of E gap"),
+                _to("<=", R68, because="√(a+b) ≤ √a + √b")),
+        *_lines(v, "average-2.2", R68, _to(
+            "<=", 50 * (D / sqrt(eta * T) + sqrt(sigma_sgd ** 3 / (mu * C))
+                        + sqrt(eta) * sigma_sgd / sqrt(b) + sqrt(d * eta) * sigma_dp) / 25,
+            because="O(·) read with constant 50 (= 25 × 2) for (1/(T+1))ΣE√gap; T + 1 > T",
+            note=f"both sides divided by 25, as in ({e68})")),
+    ], links=False, note=f"({e67})–({e69}); ({e67})→({e68}) changes the averaged quantity, so "
+                         "links are not checked")
 
 
-def _summing_up(v: Version) -> CaseSplit:
-    """(70)/(79): 'Finally, summing up all the cases' — each case's bound against the min(·,·)."""
-    E = v.eq
+def summing_up(v: Numbering) -> CaseSplit:
+    """"Finally, summing up all the cases" (ICML (70), AAAI (79)): each case's bound against
+    the final O(·), with its min(L^{3/4}σ/μ^{5/4}, √(σ³/(μC)))."""
+    n = v.eq("summing-up")
     fin = theorem_bound(K_SUM)
-    bounds = {
-        "1.1": (25 * sqrt(2) / 12) * (sqrt(L) * D ** 2 / (eta * C * T) + d * eta * sigma_dp ** 2 * sqrt(L) / C),
+    rate_dp = sqrt(L) * D ** 2 / (eta * C * T) + d * eta * sigma_dp ** 2 * sqrt(L) / C
+    bounds = {      # each case's last line, with the constant its algebra gives
+        "1.1": (25 * sqrt(2) / 12) * rate_dp,
         "1.2": 35 / sqrt(2) * L ** R(3, 4) / mu ** R(5, 4) * sigma_sgd,
-        "2.1": 5 * sqrt(2) * (sqrt(L) * D ** 2 / (eta * C * T) + d * eta * sigma_dp ** 2 * sqrt(L) / C),
+        "2.1": 5 * sqrt(2) * rate_dp,
         "2.2": 50 * (D / sqrt(eta * T) + sqrt(sigma_sgd ** 3 / (mu * C)) + sqrt(eta) * sigma_sgd / sqrt(b)
                      + sqrt(d * eta) * sigma_dp),
     }
@@ -621,32 +659,33 @@ def _summing_up(v: Version) -> CaseSplit:
         "2.1": [asm(C >= 10 * sigma_sgd * r12, "case (2)"), asm(grad_norm > C / 2, "case (2.1)")],
         "2.2": [asm(C >= 10 * sigma_sgd * r12, "case (2)"), asm(grad_norm <= C / 2, "case (2.2)")],
     }
-    cases = []
-    for k in ("1.1", "1.2", "2.1", "2.2"):
-        cases.append(Case(f"sum-{k}", conds[k], [
-            Step(f"eq-{E(70)}", min_sqrt_gap, "<=", fin, eq=E(70),
-                 because=f"case ({k}) bound; min_t ≤ average",
+    return CaseSplit("summing-up", [
+        Case(f"sum-{k}", conds[k], [
+            Step(f"eq-{n}", min_sqrt_gap, "<=", fin, eq=n, because=f"case ({k}) bound; min_t ≤ average",
                  given=[asm(min_sqrt_gap <= bounds[k], f"case ({k}) of C.1 (explicit constants)")],
-                 note=f"O(·) of (70) read with constant {K_SUM}")]))
-    return CaseSplit("summing-up", cases,
-                     note="'Finally, summing up all the cases': each case's bound must be within the "
-                          "final O(·) with its min(L^{3/4}σ/μ^{5/4}, √(σ³/(μC)))")
+                 note=f"O(·) of ({n}) read with constant {K_SUM}")])
+        for k in ("1.1", "1.2", "2.1", "2.2")
+    ], note="'Finally, summing up all the cases': each case's bound must be within the "
+            "final O(·) with its min(L^{3/4}σ/μ^{5/4}, √(σ³/(μC)))")
 
 
-def build_theorem(v: Version) -> Result:
+def build_theorem(v: Numbering) -> Result:
+    """Theorem 3.9 (ICML, eq. (19)) / Theorem 3.10 (AAAI, eq. (17)), proved in Appendix C.1."""
+    thm = v.name("dc-utility")
+    sc = v.number("strong-convexity")
     return Result(
-        id=f"{v.paper}:thm-{v.thm}",
+        id=v.rid("dc-utility"),
         title="Convergence (utility) of DPSGD-DC",
-        where=(f"Section 3.2, Theorem {v.thm}, eq. ({'19' if v is ICML else '17'}); "
-               f"proof Appendix C.1, eqs. ({v.eq(50)})–({v.eq(70)})"),
+        where=(f"Section 3.2, {thm}, eq. ({v.eq('dc-utility')}); "
+               f"proof Appendix C.1, eqs. ({v.eq('step-expansion-C')})–({v.eq('summing-up')})"),
         hypotheses=[
-            asm(eta <= R(9, 20) / L, f"Theorem {v.thm}", "η ≤ 9/(20L)"),
-            asm(mu <= L, f"Asm 3.1 + {v.asm_sc}", "μ ≤ L"),
+            asm(eta <= R(9, 20) / L, thm, "η ≤ 9/(20L)"),
+            asm(mu <= L, f"Asm 3.1 + {sc}", "μ ≤ L"),
             asm(dist <= D, "θ_t, θ* ∈ K, diam K = D"),
             asm(E_dev_sq <= sigma_sgd ** 2, "Asm 3.6"),
             asm(LSmooth(L), "Asm 3.1"),
-            asm(StronglyConvex(mu), f"Asm {v.asm_sc}"),
-            asm("theta* = argmin l in int K", f"Theorem {v.thm}"),
+            asm(StronglyConvex(mu), f"Asm {sc}"),
+            asm("theta* = argmin l in int K", thm),
         ],
         statement=[Step("statement", min_sqrt_gap, "<=", theorem_bound(1), kind=P,
                         because="C.1",
@@ -658,9 +697,9 @@ def build_theorem(v: Version) -> Result:
                     mechanism=NoisySGD(n=n, b=b, eta=eta, C=C, sigma=sigma_dp, T=T, domain=D),
                     problem_class=[LSmooth(L), StronglyConvex(mu), GradNoise(sigma_sgd),
                                    BoundedDomain(D)],
-                    hypotheses=[asm(eta <= R(9, 20) / L, f"Theorem {v.thm}"),
+                    hypotheses=[asm(eta <= R(9, 20) / L, thm),
                                 asm(mu <= L, "Asm 3.1 + strong convexity")],
-                    note=f"the O(·) of ({'19' if v is ICML else '17'}) with the constant "
+                    note=f"the O(·) of ({v.eq('dc-utility')}) with the constant "
                          f"{K_SUM} that C.1's case analysis produces (d = the dimension)")],
         note="Cases are per iteration t; averaging over t assumes the case holds at every t "
              "(recorded as a predicate on the averaging steps).")

@@ -1,4 +1,4 @@
-"""Symbolic re-derivations of the papers' optimisations (DESIGN.md, ``theory/derive.py``).
+"""Symbolic re-derivations of the papers' optimisations (``dpcheck derive beta``; README, Usage).
 
 :func:`derive_beta` re-derives the optimal noise split β* of Liang et al. (AAAI version,
 App. B.3, eqs. (52)–(54)): the objective g(β) as printed in (52), g'(β), every root of

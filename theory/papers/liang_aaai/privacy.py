@@ -31,7 +31,7 @@ from theory.model import Bound, Chain, Result, Step, asm, with_given
 from theory.papers.liang import common as lc
 from theory.papers.liang import privacy as lp
 from theory.papers.liang.numbering import AAAI
-from theory.papers.liang.privacy import ALG, EQ, GE, GT, LE, LT, SCA
+from theory.papers.liang.privacy import ALG, SCA
 from theory.papers.liang.symbols import C, D, L, T, alpha, b, beta, eta, n, sigma_dp
 
 V = AAAI  # the numbering table: theory/papers/liang/numbering.py
@@ -63,17 +63,17 @@ def theorem_3_4() -> Result:
     rhs51 = lp.STEP_GC + lp.DOMAIN_COST
     bstar = BETA_STAR_53
     optimisation = [
-        Step("eq-52", rhs51, EQ, G_52, ALG, eq="52", because="definition of g(β)"),
-        Step("eq-53", sp.diff(G_52, beta).subs(beta, bstar), EQ, 0, ALG, eq="53",
+        Step("eq-52", rhs51, "=", G_52, ALG, eq="52", because="definition of g(β)"),
+        Step("eq-53", sp.diff(G_52, beta).subs(beta, bstar), "=", 0, ALG, eq="53",
            because="g'(β*) = 0 (setting g'(β) = 0)"),
-        Step("beta-star-pos", bstar, GT, 0, ALG, eq="53", because="β* ∈ (0, 1)"),
-        Step("beta-star-lt-1", bstar, LT, 1, ALG, eq="53", because="β* ∈ (0, 1)"),
-        Step("eq-54", G_52.subs(beta, bstar), EQ, G_STAR_54, ALG, eq="54",
+        Step("beta-star-pos", bstar, ">", 0, ALG, eq="53", because="β* ∈ (0, 1)"),
+        Step("beta-star-lt-1", bstar, "<", 1, ALG, eq="53", because="β* ∈ (0, 1)"),
+        Step("eq-54", G_52.subs(beta, bstar), "=", G_STAR_54, ALG, eq="54",
            because="substituting β* into g"),
-        Step("eq-54-min", G_52, GE, G_STAR_54, SCA, eq="54",
+        Step("eq-54-min", G_52, ">=", G_STAR_54, SCA, eq="54",
            because="β* minimises g on (0, 1) (so g(β*) is the best bound of (51))"),
     ]
-    eq55 = Step("eq-55", lc.D_last, LE, lc.c_O * U_GC * sp.Min(T, T_BAR_55), SCA, eq="55",
+    eq55 = Step("eq-55", lc.D_last, "<=", lc.c_O * U_GC * sp.Min(T, T_BAR_55), SCA, eq="55",
               given=[asm(sp.Le(lc.D_last, 2 * alpha * C**2 * T / (beta * n * b * sigma_dp**2)),
                          "(46), the linear bound"),
                      asm(sp.Le(lc.D_last, G_STAR_54), "(54) at β = β*"),
@@ -87,7 +87,7 @@ def theorem_3_4() -> Result:
                    "12, (54) allows 4.5, while c_O·αC²/(nbσ²)·min{T, T̄'} = c_O/2 (T̄' = 1/2): "
                    "D_last = 4.25 violates it for c_O = 8.25, and T̄' → 0 as D → 0 defeats "
                    "any c_O. The statement (47) itself is a separate question (scenarios).")
-    diam = Step("diam-k", lc.diam_K, LE, D, ALG,
+    diam = Step("diam-k", lc.diam_K, "<=", D, ALG,
               given=[asm(sp.Eq(lc.diam_K, 2 * D), "Sec. 2.2: K = {θ : ‖θ‖ ≤ D}")],
               because="the proof needs W∞(P_θτ, P_θ'τ) ≤ z_τ = D, i.e. diam K ≤ D",
               note="Algorithm 1 calls D the diameter of K; Sec. 2.2 defines K as the ball of "
@@ -97,7 +97,7 @@ def theorem_3_4() -> Result:
     chain1 = Chain("part-1-proof", tuple(items["chain"]), concludes=None,
                    note="ends at (51); the O-form of (47) is reached by (52)–(55)")
     chain2 = Chain("part-2-proof", tuple(with_given(p2, [
-        Step("part-2-omitted", lc.D_last, LE, st2, lp.PRO,
+        Step("part-2-omitted", lc.D_last, "<=", st2, lp.PRO,
            because="'The proof under additional assumptions is also omitted here.'",
            **lp.typed("part-2", constant="c_O"))])),
         concludes="part-2")
@@ -105,11 +105,11 @@ def theorem_3_4() -> Result:
         "liang-aaai:thm-3.4", "Privacy guarantee for DPSGD-DC",
         "Sec. 3.1, eq. (12); full statement Theorem B.3 (47)–(48), proof App. B.3",
         hypotheses=hyps,
-        statement=[Step("part-1", lc.D_last, LE, st1, lp.PRO, eq="12",
+        statement=[Step("part-1", lc.D_last, "<=", st1, lp.PRO, eq="12",
                       because="proved in App. B.3", note="also (47); c_O the O(·) constant"),
-                   Step("part-2", lc.D_last, LE, st2, lp.PRO, given=p2, eq="48",
+                   Step("part-2", lc.D_last, "<=", st2, lp.PRO, given=p2, eq="48",
                       because="proof omitted in the paper")],
-        proof=[diam, items["z-tau"], items["a-tau"], items["49"], chain1, items["min-tau"],
+        proof=[diam, items["z-tau"], items["a-tau"], items["one-step"], chain1, items["min-tau"],
                *optimisation, eq55, chain2],
         bounds=[Bound("part-1", U_GC * sp.Min(T, T_BAR_47), mechanism=lp.DC,
                       problem_class=[LSmooth(L)], hypotheses=hyps, form="O", order=alpha),
@@ -138,7 +138,7 @@ def table_1() -> Result:
         "liang-aaai:tab-1", "Comparison of RDP guarantees (Table 1)", "Sec. 1.3",
         hypotheses=[asm(sp.Gt(alpha, 1), "Def. 2.3"), *lp.lc.beta_interval("Thm B.2")],
         proof=[Step("ours-unbounded-vs-thm-b.2", 2 * alpha * C**2 * T / (beta * n * b * sigma_dp**2),
-                  LE, lc.c_O * U_GC * T, ALG,
+                  "<=", lc.c_O * U_GC * T, ALG,
                   given=[asm(sp.Ge(lc.c_O, 2 / beta), "O(·) hides 2/β")],
                   because="liang-aaai:thm-3.3 (46)")],
         bounds=[
@@ -167,7 +167,7 @@ def theorem_3_4_fix() -> Result:
     w = "Theorem 3.4 (repaired O-form)"
     hyps = lp.theorem_3_4_hypotheses(w)
     st = lc.c_O * U_GC * sp.Min(T, 2 + T_BAR_47)
-    step = Step("eq-55", lc.D_last, LE, st, SCA, eq="55",
+    step = Step("eq-55", lc.D_last, "<=", st, SCA, eq="55",
               given=[asm(sp.Le(lc.D_last, 2 * alpha * C**2 * T / (beta * n * b * sigma_dp**2)),
                          "(46), the linear bound"),
                      asm(sp.Le(lc.D_last, G_STAR_54), "(54) at β = β*"),
@@ -176,7 +176,7 @@ def theorem_3_4_fix() -> Result:
     return Result(
         "liang-aaai:thm-3.4+fix", "Privacy guarantee for DPSGD-DC, O-form repaired",
         "App. B.3, (55)", hypotheses=hyps, variant_of="liang-aaai:thm-3.4",
-        statement=[Step("part-1", lc.D_last, LE, st, lp.PRO, because="(55) repaired")],
+        statement=[Step("part-1", lc.D_last, "<=", st, lp.PRO, because="(55) repaired")],
         proof=[Chain("part-1-proof", (step,), concludes="part-1")],
         bounds=[Bound("part-1", U_GC * sp.Min(T, 2 + T_BAR_47), mechanism=lp.DC,
                       problem_class=[LSmooth(L)], hypotheses=hyps, form="O", order=alpha)],
@@ -194,7 +194,7 @@ def remark_e_1() -> list[Result]:
     return [
         Result("liang-aaai:rem-e.1", "Trivial bound under a bounded domain (App. E.1)",
                "App. E.1", hypotheses=hyps,
-               statement=[Step("statement", lc.D_last, LE, E1_TRIVIAL, lp.PRO,
+               statement=[Step("statement", lc.D_last, "<=", E1_TRIVIAL, lp.PRO,
                              because="post-processing (Lemma A.9) and the Gaussian mechanism",
                              note="as printed: 2α(D + ηC/b)²/σ_DP²; the parameter noise is "
                                   "ησ_DP, so this is not dimensionless (see +fix)")],
@@ -204,7 +204,7 @@ def remark_e_1() -> list[Result]:
                              hypotheses=hyps, form="explicit", order=alpha)]),
         Result("liang-aaai:rem-e.1+fix", "Trivial bound, dimensionally repaired", "App. E.1",
                hypotheses=hyps, variant_of="liang-aaai:rem-e.1",
-               statement=[Step("statement", lc.D_last, LE, fixed, lp.PRO,
+               statement=[Step("statement", lc.D_last, "<=", fixed, lp.PRO,
                              because="post-processing and the Gaussian mechanism with noise "
                                      "ησ_DP in parameter space")],
                bounds=[Bound("statement", fixed, mechanism=lp.DC, problem_class=(),
@@ -222,9 +222,8 @@ RESULTS = [
     theorem_3_4(),
     theorem_3_4_fix(),
     table_1(),
-    lp.contraction_reduction(V, "lem-a.1", "App. A.1, eq. (21)"),
-    *lp.standard_facts(V, ("a.2", "a.3", "a.4", "a.5", "a.6"), ("22", "23", "24", "25", "26"),
-                       "App. A.2"),
+    lp.contraction_reduction(V, "App. A.1, eq. (21)"),
+    *lp.standard_facts(V, "App. A.2"),
     *lp.privacy_lemmas(V, "App. A.3"),
     *remark_e_1(),
 ]

@@ -18,7 +18,8 @@ from __future__ import annotations
 import sympy as sp
 
 from theory.model import Chain, Result, Step, StepKind, asm
-from theory.papers.liang.utility import (AAAI, assumption_results, build_theorem, eps_dp,
+from theory.papers.liang.numbering import AAAI
+from theory.papers.liang.utility import (assumption_results, build_theorem, eps_dp,
                                          lemma37, lemma_results, tradeoff_dc, tradeoff_gc)
 from theory.papers.liang.symbols import C, D, L, T, alpha, b, d, delta, epsilon, eta, n
 

@@ -28,7 +28,7 @@ from theory.model import Bound, Chain, Result, Step, asm, with_given
 from theory.papers.liang import common as lc
 from theory.papers.liang import privacy as lp
 from theory.papers.liang.numbering import ICML
-from theory.papers.liang.privacy import ALG, LE
+from theory.papers.liang.privacy import ALG
 from theory.papers.liang.symbols import C, D, L, T, alpha, b, beta, eta, n, sigma_dp
 
 V = ICML  # the numbering table: theory/papers/liang/numbering.py
@@ -37,12 +37,12 @@ V = ICML  # the numbering table: theory/papers/liang/numbering.py
 def theorem_3_3() -> Result:
     """Theorem 3.3 (explicit (12)–(13)) plus the one-step check of (12) in the remove order."""
     r = lp.theorem_3_3(V, "Sec. 3.1, eqs. (12)–(13); proof App. B.2", o_form=False)
-    check = Step("other-order-t1", lp.other_order_lower(1), LE,
+    check = Step("other-order-t1", lp.other_order_lower(1), "<=",
                2 * alpha * C**2 * T / (beta * n * b * sigma_dp**2), lp.SCA,
                given=[asm(sp.Eq(T, 1), "one iteration")],
                because="(12) at T = 1 for D' = D \\ {x}: θ₁ = θ₀ − η(g + ζ₀), noise η²σ_DP²",
                note="as liang-icml:lem-3.2/other-order with the full noise (β + (1−β) = 1): "
-                    + lp.OTHER_ORDER_NOTE)
+                    + lp.other_order_note(V))
     return replace(r, proof=r.proof + (check,))
 
 
@@ -55,17 +55,17 @@ def theorem_3_4() -> Result:
     rhs2 = lp.STEP_GC2 + lp.DOMAIN_COST
     chain1 = Chain("part-1-proof", tuple(items["chain"]), concludes="part-1")
     chain2 = Chain("part-2-proof", tuple(with_given(p2, [
-        Step("part-2-omitted", lc.D_last, LE, rhs2, lp.PRO,
+        Step("part-2-omitted", lc.D_last, "<=", rhs2, lp.PRO,
            because="as (46)–(48) with Lemma 3.2 part 2 (the paper omits this proof)",
            **lp.typed("part-2"))])),
         concludes="part-2")
     return Result(
         "liang-icml:thm-3.4", "Privacy guarantee for DPSGD-DC", "Sec. 3.1; proof App. B.3",
         hypotheses=hyps,
-        statement=[Step("part-1", lc.D_last, LE, rhs1, lp.PRO, eq="14", because="proved below"),
-                   Step("part-2", lc.D_last, LE, rhs2, lp.PRO, given=p2, eq="15",
+        statement=[Step("part-1", lc.D_last, "<=", rhs1, lp.PRO, eq="14", because="proved below"),
+                   Step("part-2", lc.D_last, "<=", rhs2, lp.PRO, given=p2, eq="15",
                       because="proof omitted in the paper")],
-        proof=[items["z-tau"], items["a-tau"], items["49"], chain1, items["min-tau"], chain2],
+        proof=[items["z-tau"], items["a-tau"], items["one-step"], chain1, items["min-tau"], chain2],
         bounds=[Bound("part-1", rhs1, mechanism=lp.DC, problem_class=[LSmooth(L)],
                       hypotheses=hyps, form="explicit", order=alpha,
                       note="holds for every T ≥ 1"),
@@ -90,10 +90,10 @@ def table_1() -> Result:
         hypotheses=[asm(sp.Gt(alpha, 1), "Def. 2.3"), *lc.beta_interval("Thm 3.3/3.4")],
         proof=[
             Step("ours-unbounded-vs-thm-3.3", 2 * alpha * C**2 * T / (beta * n * b * sigma_dp**2),
-               LE, lc.c_O * u * T, ALG,
+               "<=", lc.c_O * u * T, ALG,
                given=[asm(sp.Ge(lc.c_O, 2 / beta), "O(·) hides 2/β")],
                because="liang-icml:thm-3.3 (12)"),
-            Step("ours-bounded-vs-thm-3.4", lp.STEP_GC + lp.DOMAIN_COST, LE,
+            Step("ours-bounded-vs-thm-3.4", lp.STEP_GC + lp.DOMAIN_COST, "<=",
                lc.c_O * ours_bounded, ALG,
                given=[asm(sp.Ge(lc.c_O, 2 / beta + 1 / (2 * (1 - beta))),
                           "O(·) hides max(2/β, 1/(2(1−β)))")],
@@ -121,12 +121,11 @@ def table_1() -> Result:
 RESULTS = [
     lp.definitions(V)[0], lp.definitions(V)[1], lp.definitions(V)[2], lp.lemma_2_4(V),
     lp.definitions(V)[3], lp.lemma_2_6(V),
-    lp.contraction_reduction(V, "lem-2.7", "Sec. 2.1, eq. (6)"),
+    lp.contraction_reduction(V, "Sec. 2.1, eq. (6)"),
     lp.lemma_3_2(V, "Sec. 3.1, eqs. (10)–(11); proof App. B.1"),
     theorem_3_3(),
     theorem_3_4(),
     table_1(),
-    *lp.standard_facts(V, ("a.1", "a.2", "a.3", "a.4", "a.5"), ("25", "26", "27", "28", "29"),
-                       "App. A.1"),
+    *lp.standard_facts(V, "App. A.1"),
     *lp.privacy_lemmas(V, "App. A.2"),
 ]

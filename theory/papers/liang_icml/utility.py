@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import sympy as sp
 
-from theory.papers.liang.utility import (ICML, assumption_results, build_theorem, lemma37,
+from theory.papers.liang.numbering import ICML
+from theory.papers.liang.utility import (assumption_results, build_theorem, lemma37,
                                          lemma_results, tradeoff_dc, tradeoff_gc)
 from theory.papers.liang.symbols import C, D, L, T, alpha, b, d, epsilon, eta, n
 
