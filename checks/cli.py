@@ -9,7 +9,7 @@
     dpcheck simulate [exact] ...
     dpcheck report [IDS or papers...] --out DIR
     dpcheck new KEY [--out FILE]          (a template paper file that verifies as it stands)
-    dpcheck lint FILE                     (encoding mistakes, one line each)
+    dpcheck lint FILE                     (every encoding mistake, one line each)
     dpcheck oracles [--format table|json] (registered step oracles and truth providers)
 
 Exit codes: 0 success; 1 ``--strict`` and something REFUTED/VIOLATED; 2 bad input
@@ -533,7 +533,7 @@ PAPER_TEMPLATE = '''"""__KEY__: an imaginary paper on the Gaussian mechanism, en
 Written by ``dpcheck new __KEY__``.  It verifies as it stands; replace the example by your
 own paper (every line to change says EDIT) and run
 
-    dpcheck lint __FILE__      # encoding mistakes, one line each
+    dpcheck lint __FILE__      # every encoding mistake, one line each
     dpcheck verify __FILE__    # a verdict for every step
 
 What the imaginary paper prints (Sec. 2):
@@ -697,25 +697,39 @@ def lint_paper(path) -> tuple[list[str], int, int]:
     from theory.model import Chain, CaseSplit, Result, walk_steps
     from theory.quantities import BASE, SymbolTable
 
-    try:
-        mod = registry.import_path(path)
-    except registry.PaperError as exc:
-        raise UsageError(str(exc)) from None
+    from theory.model import collecting_problems
+
+    # every problem the data model finds while the file runs is collected (the file runs
+    # to its end), not raised at the first one
+    with collecting_problems() as collected:
+        try:
+            mod = registry.import_path(path)
+            err = None
+        except registry.PaperError as exc:
+            mod, err = None, exc
+    found = [_located(f, n, path) + msg for f, n, msg in collected]
+    if collected:       # built with invalid objects: `dpcheck verify` must import it anew
+        sys.modules.pop(registry._module_name_for(Path(path).expanduser().resolve()), None)
+    if err is not None:
+        raise LintError(str(err), found)
     paper, results = getattr(mod, "PAPER", None), getattr(mod, "RESULTS", None)
     if paper is None or results is None:
         missing = " and ".join(n for n, v in (("PAPER", paper), ("RESULTS", results))
                                if v is None)
-        raise UsageError(f"{path}: a paper module must define {missing}")
+        raise LintError(f"{path}: a paper module must define {missing}", found)
     try:
         results = tuple(results)
     except TypeError:
-        raise UsageError(f"{path}: RESULTS must be a list of Result") from None
+        raise LintError(f"{path}: RESULTS must be a list of Result", found) from None
 
     # a proof holding something that is not a Step, Chain or CaseSplit cannot be walked:
-    # say which result, and lint the others
+    # say which result, and lint the others; a result whose id was refused (reported
+    # above) is not linted further
     out = []
     usable = []
     for r in results:
+        if isinstance(r, Result) and not r.valid_id:
+            continue
         try:
             if isinstance(r, Result):
                 list(walk_steps(r))
@@ -723,10 +737,10 @@ def lint_paper(path) -> tuple[list[str], int, int]:
             out.append(f"{r.id}: {exc} (a proof holds Step, Chain and CaseSplit items)")
             continue
         usable.append(r)
-    out = list(registry.problems(paper, usable)) + out
+    out = found + list(registry.problems(paper, usable)) + out
     results = [r for r in usable if isinstance(r, Result)]
     steps = sum(1 for r in results for _ in walk_steps(r))
-    if out and out[0].startswith("PAPER must be"):
+    if any(line.startswith("PAPER must be") for line in out):
         return out, len(results), steps
     try:
         taken = {lp.paper.key: lp for lp in registry.loaded()}
@@ -820,8 +834,32 @@ def _same_paper_file(loaded, path) -> bool:
     return f == p or (f.name == "__init__.py" and f.parent == p)
 
 
+class LintError(UsageError):
+    """A paper file lint cannot use (one line), with the problems found before that."""
+
+    def __init__(self, message: str, problems=()):
+        super().__init__(message)
+        self.problems = list(problems)
+
+
+def _located(file: str, line: int, path) -> str:
+    """``line N: `` for a line of the linted file, ``OTHER.py:N: `` for another module."""
+    try:
+        same = Path(file).resolve() == Path(path).expanduser().resolve()
+    except OSError:
+        same = False
+    if same:
+        return f"line {line}: "
+    return f"{file}:{line}: " if file else ""
+
+
 def cmd_lint(args) -> int:
-    mistakes, n_results, n_steps = lint_paper(args.file)
+    try:
+        mistakes, n_results, n_steps = lint_paper(args.file)
+    except LintError as exc:
+        for line in exc.problems:
+            print(f"{args.file}: {line}")
+        raise
     for line in mistakes:
         print(f"{args.file}: {line}")
     if mistakes:
@@ -995,12 +1033,15 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     lint = sub.add_parser("lint", help="encoding mistakes of a paper file, one line each",
                           description="Load a paper file (or package folder) and print its "
                                       "encoding mistakes as `FILE: ID: message`, one per line "
-                                      "(exit 1 if any, else 'ok: N results, M steps'): "
-                                      "duplicate ids, results outside the paper's key, "
-                                      "symbols with no declared dimension, unknown oracle "
-                                      "names, chains concluding no statement part.  A file "
-                                      "that cannot be loaded (bad label, syntax error, no "
-                                      "PAPER) is one line on stderr, exit 2.")
+                                      "(exit 1 if any, else 'ok: N results, M steps'), "
+                                      "every one, not only the first: bad labels and ids "
+                                      "(with their line in the file), symbols declared twice "
+                                      "or reserved by the base table, duplicate ids, results "
+                                      "outside the paper's key, symbols with no declared "
+                                      "dimension, unknown oracle names, chains concluding no "
+                                      "statement part.  A file that cannot be loaded (syntax "
+                                      "error, an exception, no PAPER) is one line on stderr, "
+                                      "exit 2, after the problems found before it.")
     lint.add_argument("file", metavar="FILE", help="a .py file or a package folder defining "
                                                    "PAPER and RESULTS")
     lint.set_defaults(func=cmd_lint)

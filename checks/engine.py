@@ -62,7 +62,7 @@ from checks.plugins import get_step_oracle
 from checks.verdict import (ResultReport, StatementReport, StatementVerdict, StepReport,
                             Verdict)
 from theory.model import (CaseSplit, Chain, Located, Rel, Result, Step, StepKind,
-                          in_force, walk_steps)
+                          in_force, repeated_labels, step_id, walk_steps)
 
 
 @dataclass
@@ -502,7 +502,7 @@ def plan(result: Result) -> list[PlannedCheck]:
                                 lambda o, loc=loc: check_step(loc, o, definition=definition,
                                                               roles=roles),
                                 part=loc))
-    _plan_items(result, result.proof, base, (), out, roles)
+    _plan_items(result, result.proof, base, (), out, roles, repeated_labels(result))
     if result.statement or result.proof or result.bounds or result.rates or result.hypotheses:
         out.append(PlannedCheck(f"{result.id}/units", None, "UNITS",
                                 lambda o, r=result: check_units(r),
@@ -572,7 +572,7 @@ def _realisable(check, hyps, implied) -> StepReport:
     return rep
 
 
-def _plan_items(result, items, hyps, path, out, roles=None):
+def _plan_items(result, items, hyps, path, out, roles=None, repeated=frozenset()):
     prefix = result.id
 
     def join(*labels):
@@ -580,15 +580,15 @@ def _plan_items(result, items, hyps, path, out, roles=None):
 
     for item in items:
         if isinstance(item, Step):
-            loc = Located(join(item.label), item,
+            loc = Located(step_id(prefix, path, item.label), item,
                           in_force(result, hyps + item.given, item, roles), path)
             out.append(PlannedCheck(loc.id, item.eq, item.kind.value,
                                     lambda o, loc=loc: check_step(loc, o, roles=roles),
                                     content=_fp(loc.step, loc.hypotheses, roles)))
         elif isinstance(item, Chain):
             for s in item.steps:
-                loc = Located(join(s.label), s, in_force(result, hyps + s.given, s, roles),
-                              path)
+                loc = Located(step_id(prefix, path, s.label, item.label, repeated), s,
+                              in_force(result, hyps + s.given, s, roles), path)
                 out.append(PlannedCheck(loc.id, s.eq, s.kind.value,
                                         lambda o, loc=loc: check_step(loc, o, roles=roles),
                                         content=_fp(loc.step, loc.hypotheses, roles)))
@@ -628,7 +628,7 @@ def _plan_items(result, items, hyps, path, out, roles=None):
                                                 item.given, hyps, hi)))
             for case in item.cases:
                 _plan_items(result, case.proof, hyps + item.given + case.condition,
-                            path + (case.label,), out, roles)
+                            path + (case.label,), out, roles, repeated)
         else:
             raise TypeError(f"unknown proof item {item!r}")
 
