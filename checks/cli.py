@@ -756,7 +756,7 @@ def lint_paper(path) -> tuple[list[str], int, int]:
     for r in results:
         seen: set[str] = set()
         try:
-            _, findings = units.check_result(r, table=table)
+            _, findings = units.check_result(r, table=table, normalise=paper.normalise)
         except Exception as exc:  # noqa: BLE001 - e.g. a declared dimension that is no monomial
             out.append(f"{r.id}: dimensions cannot be checked: {type(exc).__name__}: {exc}")
             continue

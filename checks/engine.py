@@ -537,10 +537,15 @@ _RENYI = __import__("re").compile(r"r[ée]nyi[- ]order", __import__("re").IGNORE
 
 
 def _units_table(result: Result):
-    from theory.registry import symbols_of
+    from theory.registry import paper, symbols_of
     table = symbols_of(result.paper)
-    return sorted((k, str(v.symbol.assumptions0), str(v.dim))
-                  for k, v in table.declared().items())
+    out = sorted((k, str(v.symbol.assumptions0), str(v.dim))
+                 for k, v in table.declared().items())
+    try:                    # the paper's normalised symbols (a convention of its units)
+        norm = paper(result.paper).normalise
+    except KeyError:
+        norm = ()
+    return out + [("normalise", str(x)) for x in norm] if norm else out
 
 
 def _implied_for(result: Result, hyps, exprs, roles) -> tuple:

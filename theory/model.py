@@ -642,6 +642,21 @@ def id_problem(rid) -> str:
     return (f"result id {rid!r}: {'; '.join(why) or 'does not match the rule'} — {rule}")
 
 
+def _as_normalisations(items, what: str) -> tuple:
+    """``normalise`` as a tuple of symbols (a symbol, or ``Eq(symbol, 1)``, per item)."""
+    if isinstance(items, (sp.Symbol, sp.Equality)):
+        items = (items,)
+    out = []
+    for x in items or ():
+        if isinstance(x, sp.Equality) and x.rhs == 1 and isinstance(x.lhs, sp.Symbol):
+            x = x.lhs
+        if not isinstance(x, sp.Symbol):
+            problem(f"{what} must hold symbols (each set to 1 by convention), got {x!r}")
+            continue
+        out.append(x)
+    return tuple(out)
+
+
 @dataclass(frozen=True)
 class Result:
     """One numbered result of a paper, as printed.
@@ -663,6 +678,10 @@ class Result:
     rates: tuple[Rate, ...] = ()
     note: str = ""
     variant_of: str | None = None
+    #: symbols set to 1 by a convention of this result ("Δ = 1 without loss of
+    #: generality"): the units check measures their dimension in their own unit
+    #: (:attr:`Paper.normalise` for a convention of the whole paper)
+    normalise: tuple = ()
 
     def __post_init__(self):
         m = _ID.match(self.id) if isinstance(self.id, str) else None
@@ -686,6 +705,8 @@ class Result:
                 problem(f"{self.id}: rates must hold Rate objects, got {r!r}")
         object.__setattr__(self, "bounds", tuple(b for b in self.bounds if isinstance(b, Bound)))
         object.__setattr__(self, "rates", tuple(r for r in self.rates if isinstance(r, Rate)))
+        object.__setattr__(self, "normalise", _as_normalisations(self.normalise,
+                                                                 f"{self.id}: normalise"))
 
     @property
     def valid_id(self) -> bool:
@@ -734,6 +755,10 @@ class Paper:
     symbols: object = None
     roles: tuple = ()
     note: str = ""
+    #: symbols the paper sets to 1 "without loss of generality" (a sensitivity Δ = 1, a
+    #: smoothness L = 1): a convention of units, not a dimension mismatch — the units
+    #: check measures each one's dimension in its own unit (e.g. Θ in units of Δ)
+    normalise: tuple = ()
 
     def __post_init__(self):
         if not isinstance(self.key, str) or not _KEY.match(self.key):
@@ -745,6 +770,8 @@ class Paper:
                     "or a digit (e.g. 'my-draft')")
         if isinstance(self.roles, dict):
             object.__setattr__(self, "roles", _freeze_roles(self.roles))
+        object.__setattr__(self, "normalise", _as_normalisations(self.normalise,
+                                                                 "Paper.normalise"))
 
     def role_map(self) -> dict:
         """``roles`` as a dict (``states`` as a tuple of dicts)."""

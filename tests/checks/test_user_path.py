@@ -67,6 +67,83 @@ def planted(tmp_path):
     return path
 
 
+# ----------------------------------------------------------------------------- item 9
+def _gaussian_rdp(normalise=(), paper_normalise=None):
+    T_ = table("norm-test")
+    Delta = T_.quantity("Delta", THETA, "sensitivity", positive=True)
+    sigma = T_.quantity("sigma", THETA, "noise standard deviation", positive=True)
+    alpha = T_.quantity("alpha", DIMLESS, "Renyi order", positive=True)
+    D_a = T_.quantity("D_a", DIMLESS, "divergence", nonnegative=True)
+    # Delta = 1 w.l.o.g.: the paper writes alpha/(2 sigma^2) for the RDP
+    r = Result("norm-test:lem-1", "RDP with Delta = 1", "Lemma 1",
+               hypotheses=[asm(alpha > 1)],
+               statement=[Step("statement", D_a, "<=", alpha / (2 * sigma**2), PRO)],
+               bounds=[sp_bound(alpha, sigma)], normalise=normalise)
+    return r, T_, Delta
+
+
+def sp_bound(alpha, sigma):
+    from theory.model import Bound
+    return Bound("statement", alpha / (2 * sigma**2), GaussianMechanism(1, sigma), order=alpha)
+
+
+def test_a_declared_normalisation_is_not_a_dimension_mismatch():
+    r, tab, Delta = _gaussian_rdp()
+    _, findings = units.check_result(r, table=tab)
+    assert findings and all("Θ" in f.message for f in findings)      # undeclared: flagged
+    _, findings = units.check_result(r, table=tab, normalise=(Delta,))
+    assert findings == []                                             # the paper's
+    r2, tab2, Delta2 = _gaussian_rdp(normalise=(sp.Symbol("Delta", positive=True),))
+    _, findings = units.check_result(r2, table=tab2)
+    assert findings == []                                             # the result's
+
+
+def test_normalisation_reduces_dimensions_linearly():
+    from checks.units import reduction
+    from theory.quantities import CURVATURE, GRADIENT, LOSS
+    from checks.units import from_monomial
+    red = reduction([from_monomial(THETA)])            # Θ = 1: only F remains
+    assert red(from_monomial(GRADIENT)) == (0, 1) and red(from_monomial(THETA**2)) == (0, 0)
+    red = reduction([from_monomial(CURVATURE)])        # L = 1: Θ² = F
+    assert red(from_monomial(THETA**2)) == red(from_monomial(LOSS))
+    assert red(from_monomial(GRADIENT)) != red(from_monomial(DIMLESS))
+    red = reduction([from_monomial(THETA), from_monomial(LOSS)])
+    assert red(from_monomial(GRADIENT)) == (0, 0)
+
+
+NORMALISED = '''
+import sympy as sp
+from theory.mechanisms import GaussianMechanism
+from theory.model import Bound, Paper, Result, Step, StepKind, asm
+from theory.quantities import DIMLESS, THETA, table
+
+S = table("delta-one")
+Delta = S.quantity("Delta", THETA, "l2-sensitivity", positive=True)
+sigma = S.quantity("sigma", THETA, "noise standard deviation", positive=True)
+alpha = S.quantity("alpha", DIMLESS, "Renyi order", positive=True)
+D_a = S.quantity("D_a", DIMLESS, "divergence", nonnegative=True)
+PAPER = Paper(key="delta-one", title="Delta = 1 without loss of generality", symbols=S,
+              normalise=NORM)
+RESULTS = [Result("delta-one:lem-1", "RDP", "Lemma 1", hypotheses=[asm(alpha > 1)],
+                  statement=[Step("statement", D_a, "<=", alpha / (2 * sigma**2),
+                                  StepKind.CITED)])]
+'''
+
+
+@pytest.mark.parametrize("norm,mismatch", [("()", True), ("(Delta,)", False)])
+def test_a_paper_that_normalises_delta_verifies_without_mismatch(tmp_path, capsys, norm,
+                                                                 mismatch):
+    path = tmp_path / "delta_one.py"
+    path.write_text(NORMALISED.replace("NORM", norm), encoding="utf-8")
+    code, out, err = _run(capsys, "verify", path, "--format", "json", "--no-cache",
+                          "--no-progress", "--budget", "50")
+    assert code == 0, err
+    data = json.loads(out)
+    assert bool(data["dimension_mismatches"]) is mismatch, data["dimension_mismatches"]
+    units_row = next(s for s in data["results"][0]["steps"] if s["kind"] == "UNITS")
+    assert units_row["verdict"] == ("UNCHECKED" if mismatch else "PROVED")
+
+
 # ----------------------------------------------------------------------------- item 10
 def test_a_reserved_symbol_is_one_line_naming_it():
     with pytest.raises(ValueError) as ei:
