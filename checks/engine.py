@@ -26,7 +26,15 @@ For each result, :func:`plan` lists the checks and :func:`check_result` runs the
 **Statement parts** (the printed statement of a result) are judged last:
 
 1. a part is PROVED when a chain ``concludes`` it, that conclusion row is PROVED, and
-   every row of the result's proof is PROVED or CITED — the proof carries it;
+   every row *it rests on* is PROVED or CITED — its own chain carries it, whatever
+   another part's proof shows.  The rows a part rests on are every row of the result's
+   proof (steps, chain links and conclusions, case covers) except the rows of the chains
+   that conclude another part; a chain concluding another part Q is the part's too when
+   the part depends on Q: a step of one of its chains takes Q's printed relation
+   (``Q.lhs REL Q.rhs``, either way round), or a line of a chain concluding Q, as a
+   ``given`` — transitively.  Steps outside
+   chains and chains concluding nothing count for every part (nothing says which part
+   they serve).  A single-part result rests on its whole proof;
 2. otherwise, when a typed statement has the same label and was tested, the part takes
    its outcome: VIOLATED → REFUTED (with the confirmed witness), holds on scenarios →
    SUPPORTED (a CITED part stays CITED, with the comparison in the detail);
@@ -669,6 +677,87 @@ def _concluding_chains(result: Result, label: str) -> list[str]:
     return out
 
 
+def _other_parts_rows(result: Result) -> dict[str, frozenset]:
+    """Statement part label -> ids of the proof rows that are *not* its own: the rows
+    (steps, links, conclusion) of every chain that concludes another part, unless the
+    part depends on that other part — a step of one of its chains (or of a chain it
+    depends on) takes the other part's printed relation, or a line of a chain concluding
+    it, as a ``given``.  Every other row (steps outside chains, chains concluding
+    nothing, case covers) is every part's."""
+    hit = _OTHER_ROWS.get(id(result))
+    if hit is not None and hit[0] is result:
+        return hit[1]
+    repeated = repeated_labels(result)
+    chains: list[tuple[str, Chain, set]] = []      # (concluded part label, chain, row ids)
+
+    def walk(items, path):
+        for it in items:
+            if isinstance(it, Chain) and it.concludes:
+                target = _target(result, it.concludes)
+                if target is None:
+                    continue
+                prefix = "/".join((result.id,) + path + (it.label,))
+                ids = {step_id(result.id, path, s.label, it.label, repeated)
+                       for s in it.steps}
+                ids |= {f"{prefix}/link-{k}" for k in range(1, len(it.steps))}
+                ids.add(f"{prefix}/concludes")
+                chains.append((target.label, it, ids))
+            elif isinstance(it, CaseSplit):
+                for c in it.cases:
+                    walk(c.proof, path + (c.label,))
+    walk(result.proof, ())
+    parts = {s.label: s for s in result.statement}
+
+    flip = {Rel.LE: Rel.GE, Rel.LT: Rel.GT, Rel.GE: Rel.LE, Rel.GT: Rel.LT, Rel.EQ: Rel.EQ}
+
+    def relations(q: str) -> list:
+        """Part q's printed relation and its chains' lines, each either way round."""
+        out = []
+        for st in [parts[q]] + [s for lbl, ch, _ in chains if lbl == q for s in ch.steps]:
+            out += [(st.lhs, st.rel, st.rhs), (st.rhs, flip[st.rel], st.lhs)]
+        return out
+
+    def uses(chain: Chain, rels) -> bool:
+        for s in chain.steps:
+            for g in s.given:
+                e = g.expr
+                if not isinstance(e, sp.core.relational.Relational):
+                    continue
+                rel = _REL_OF.get(type(e))
+                if rel is None:
+                    continue
+                if any(rel is r and _alike(e.lhs, a) and _alike(e.rhs, b) for a, r, b in rels):
+                    return True
+        return False
+
+    def _alike(u, v) -> bool:           # _same, simplifying only what could be equal
+        return u == v or (u.free_symbols == v.free_symbols and _same(u, v))
+
+    out = {}
+    rels_of = {q: relations(q) for q in parts}
+    for label in parts:
+        mine = {label}
+        grew = True
+        while grew:                     # the parts its chains lean on, transitively
+            grew = False
+            for q in parts:
+                if q in mine:
+                    continue
+                if any(uses(ch, rels_of[q]) for lbl, ch, _ in chains if lbl in mine):
+                    mine.add(q)
+                    grew = True
+        out[label] = frozenset(i for lbl, _, ids in chains if lbl not in mine for i in ids)
+    if len(_OTHER_ROWS) >= 4096:
+        _OTHER_ROWS.clear()
+    _OTHER_ROWS[id(result)] = (result, out)
+    return out
+
+
+_OTHER_ROWS: dict[int, tuple[Result, dict]] = {}
+_REL_OF = {sp.LessThan: Rel.LE, sp.StrictLessThan: Rel.LT, sp.GreaterThan: Rel.GE,
+           sp.StrictGreaterThan: Rel.GT, sp.Equality: Rel.EQ}
+
+
 def count_steps(results: Iterable[Result]) -> int:
     """How many checks :func:`verify` will run (the progress bar's total)."""
     return sum(len(_planned_ids(r)) for r in results)
@@ -766,12 +855,15 @@ def _statement_part(result: Result, pc: PlannedCheck, rows: list[StepReport], ou
         return pc.run(opts)
     chains = _concluding_chains(result, st.label)
     concluded = [r for r in rows if any(r.id == c + "/concludes" for c in chains)]
-    unsettled = [r for r in rows if r.verdict not in _SETTLED]
+    # the part's own rows (module docstring): another part's chains are not its proof
+    others = _other_parts_rows(result).get(st.label, frozenset())
+    own = [r for r in rows if r.id not in others]
+    unsettled = [r for r in own if r.verdict not in _SETTLED]
     out = outcomes.get(st.label)
     if out is not None and out.tested and out.violated and chains:
         # a confirmed violation on a member of the classes outweighs a proof that rests on
         # cited rows: one of them is false there (PROVED is never wrong)
-        cited = [r.id.split("/", 1)[-1] for r in rows if r.verdict is Verdict.CITED]
+        cited = [r.id.split("/", 1)[-1] for r in own if r.verdict is Verdict.CITED]
         cx = {k: str(v) for k, v in (out.witness or {}).items()}
         return StepReport(loc.id, st.eq, kind, Verdict.REFUTED, "statement",
                           counterexample=cx, slack=None, samples=out.samples,
@@ -779,17 +871,22 @@ def _statement_part(result: Result, pc: PlannedCheck, rows: list[StepReport], ou
                                  f"the proof concluding it rests on CITED rows "
                                  f"({', '.join(cited) or 'none'}): one of them fails there",
                           seconds=time.perf_counter() - t0)
+    apart = ("" if len(own) == len(rows) else
+             f" (the {len(rows) - len(own)} rows of the chains concluding another part "
+             f"are not its proof)")
     if chains and concluded and all(r.verdict is Verdict.PROVED for r in concluded) \
             and not unsettled:
         return StepReport(loc.id, st.eq, kind, Verdict.PROVED, "proof",
                           detail=f"concluded by {', '.join(c.rsplit('/', 1)[-1] for c in chains)}"
-                                 f"; all {len(rows)} rows of the proof are PROVED or CITED",
+                                 f"; all {len(own)} rows of the proof"
+                                 f"{' it rests on' if apart else ''} are PROVED or CITED{apart}",
                           seconds=time.perf_counter() - t0)
     why = ""
     if chains:
         first = unsettled[0] if unsettled else (concluded[0] if concluded else None)
         if first is not None:
-            why = (f"not carried by the proof: {len(unsettled)} of {len(rows)} rows are not "
+            why = (f"not carried by the proof: {len(unsettled)} of {len(own)} rows"
+                   f"{' it rests on' if apart else ''} are not "
                    f"PROVED/CITED (first: {first.id.split('/', 1)[-1]} {first.verdict.value})")
     if out is not None and out.tested:
         if out.violated:

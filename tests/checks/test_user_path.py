@@ -67,6 +67,80 @@ def planted(tmp_path):
     return path
 
 
+# ----------------------------------------------------------------------------- item 5
+
+
+def _two_parts(dependent: bool, via: str = "part") -> Result:
+    """Part (i): a chain of CITED rows (Chebyshev); part (ii): a chain with a refuted row.
+    With ``dependent``, (i)'s chain is the broken one and (ii) takes (i) as a given."""
+    cheb = Chain("proof-i", [Step("cheb", D_a, "<=", V / x**2, CIT, because="Chebyshev"),
+                             Step("var", V / x**2, "<=", 1 / x**2, CIT, because="V <= 1")],
+                 concludes="part-1")
+    bad = Chain("proof-ii", [Step("line-1", D_a * y, "<=", y / x**2, ALG,
+                                  given=[asm(D_a <= 1 / x**2, "part (i)")] if dependent
+                                  else [asm(D_a <= V / x**2)]),
+                             Step("line-2", y / x**2, "<=", y / (2 * x**2), ALG)],
+                concludes="part-2")
+    if dependent:       # (i)'s own chain broken, (ii)'s carried given (i)
+        cheb = Chain("proof-i", [Step("cheb", D_a, "<=", V / x**2, CIT),
+                                 Step("var", V / x**2, "<=", V / (2 * x**2), ALG)],
+                     concludes="part-1")
+        # (ii) leans on (i)'s statement, or on the (cited) first line of (i)'s chain
+        lean = (asm(D_a <= V / (2 * x**2), "part (i)") if via == "part" else
+                asm(D_a <= V / x**2, "the first line of (i)'s proof"))
+        bad = Chain("proof-ii", [Step("line-1", D_a * y, "<=", y / x**2, ALG,
+                                      given=[lean, asm(V <= 1)])],
+                    concludes="part-2")
+        statement = [Step("part-1", D_a, "<=", V / (2 * x**2), PRO),
+                     Step("part-2", D_a * y, "<=", y / x**2, PRO)]
+    else:
+        statement = [Step("part-1", D_a, "<=", 1 / x**2, PRO),
+                     Step("part-2", D_a * y, "<=", y / (2 * x**2), PRO)]
+    return Result("parts-test:lem-5", "two parts", "Lemma 5",
+                  hypotheses=[asm(V <= 1)] if not dependent else [],
+                  statement=statement, proof=[cheb, bad])
+
+
+def test_a_part_carried_by_its_own_chain_is_proved_whatever_the_other_part_shows():
+    rep = engine.check_result(_two_parts(dependent=False), budget=200)
+    v = {s.id.split("/", 1)[1]: s for s in rep.steps}
+    assert v["line-2"].verdict.value == "REFUTED"            # (ii)'s chain is broken
+    assert v["part-1"].verdict.value == "PROVED", v["part-1"].detail
+    assert "rests on" in v["part-1"].detail
+    assert v["part-2"].verdict.value != "PROVED"
+
+
+@pytest.mark.parametrize("via", ["part", "line"])
+def test_a_part_that_takes_another_part_as_given_rests_on_its_chain(via):
+    """(Passes before the fix too: then every part rested on the whole proof.)"""
+    r = _two_parts(dependent=True, via=via)
+    assert engine._other_parts_rows(r)["part-2"] == frozenset()     # (i)'s chain is its own
+    assert engine._other_parts_rows(r)["part-1"]                      # not the reverse
+    rep = engine.check_result(r, budget=200)
+    v = {s.id.split("/", 1)[1]: s for s in rep.steps}
+    assert v["var"].verdict.value == "REFUTED"               # (i)'s chain is broken
+    assert v["proof-ii/concludes"].verdict.value == "PROVED"
+    assert v["line-1"].verdict.value == "PROVED"
+    # (ii)'s own chain is carried, but it takes (i) as a given: not PROVED
+    assert v["part-2"].verdict.value != "PROVED", v["part-2"].detail
+    assert "var REFUTED" in v["part-2"].detail
+
+
+def test_own_rows_of_parts_in_case_splits_and_free_steps():
+    """Steps outside chains and case covers count for every part; another part's chain
+    inside a case does not."""
+    r = Result("parts-test:lem-6", "cases", "Lemma 6",
+               statement=[Step("part-1", x, "<=", 2 * x), Step("part-2", y, "<=", 3 * y)],
+               proof=[Step("free", x, "<=", x + y),
+                      CaseSplit("split", [Case("c1", [asm(x <= 1)], [
+                          Chain("a", [Step("s", x, "<=", 2 * x)], concludes="part-1"),
+                          Chain("b", [Step("s", y, "<=", 3 * y)], concludes="part-2")]),
+                          Case("c2", [asm(x >= 1)], [])])])
+    others = engine._other_parts_rows(r)
+    assert others["part-1"] == {"parts-test:lem-6/c1/b/s", "parts-test:lem-6/c1/b/concludes"}
+    assert others["part-2"] == {"parts-test:lem-6/c1/a/s", "parts-test:lem-6/c1/a/concludes"}
+
+
 # ----------------------------------------------------------------------------- item 9
 def _gaussian_rdp(normalise=(), paper_normalise=None):
     T_ = table("norm-test")
