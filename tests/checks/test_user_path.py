@@ -141,6 +141,19 @@ def test_own_rows_of_parts_in_case_splits_and_free_steps():
     assert others["part-2"] == {"parts-test:lem-6/c1/a/s", "parts-test:lem-6/c1/a/concludes"}
 
 
+# ----------------------------------------------------------------------------- item 6
+def test_first_broken_line_is_set_for_a_paper_file(planted, capsys):
+    code, out, err = _run(capsys, "verify", planted, "--format", "json", "--no-cache",
+                          "--no-progress", "--budget", "200")
+    assert code == 0, err
+    res = {r["id"]: r for r in json.loads(out)["results"]}
+    fb = res["my-paper:lem-1"]["first_broken_line"]
+    assert fb is not None and fb["line"] == "my-paper:lem-1/line-1"
+    assert fb["printed"] == "line-1" and fb["eq"] is None and fb["witness"]
+    # a numbered line still comes first
+    assert res["my-paper:thm-1"]["first_broken_line"]["line"] == "my-paper:thm-1/eq-5"
+
+
 # ----------------------------------------------------------------------------- item 9
 def _gaussian_rdp(normalise=(), paper_normalise=None):
     T_ = table("norm-test")
