@@ -3,7 +3,7 @@
     dpcheck verify [IDS or papers...] [--format table|json|md] [--out FILE]
                    [--budget N] [--seed S] [--strict]
     dpcheck list [papers...]
-    dpcheck show ID
+    dpcheck show [FILE] ID [--paper FILE]  (one result or row; FILE: a paper file)
     dpcheck derive beta [--latex]
     dpcheck derive NAME [--latex]         (registered by paper packages: dpcheck derive -h)
     dpcheck simulate [exact] ...
@@ -389,22 +389,90 @@ def _pretty(expr) -> str:
     return sp.sstr(expr)
 
 
+def _unknown(name: str, candidates, what: str) -> str:
+    """One line: ``name`` is not among ``candidates`` (``what`` they are), with the
+    closest of them."""
+    import difflib
+    close = difflib.get_close_matches(name, list(dict.fromkeys(candidates)), n=3, cutoff=0.5)
+    return (f"unknown result or step {name!r} among the {what}"
+            + (f"; did you mean {', '.join(close)}?" if close else ""))
+
+
+def _show_target(args):
+    """(the id to show, lower case, its paper's key included; its Result) from ``dpcheck
+    show [FILE] ID [--paper FILE]``.  With a paper file, the id may omit the key
+    (``lem-1``) and every suggestion comes from that paper; without one, an id whose key
+    no registered paper has says how to name the file."""
+    from theory import registry
+    words = [w.strip() for w in args.target]
+    paper_file = args.paper
+    if len(words) > 2:
+        raise UsageError(f"show takes [FILE] ID, got {len(words)} arguments: "
+                         f"{' '.join(map(repr, words))}")
+    if len(words) == 2:
+        if paper_file is not None:
+            raise UsageError("name the paper file once: `dpcheck show FILE ID` or "
+                             "`dpcheck show ID --paper FILE`")
+        if not registry.looks_like_path(words[0]):
+            raise UsageError(f"show FILE ID: {words[0]!r} is not a paper file (a .py file or "
+                             "a package folder); for a registered paper give the ID alone")
+        paper_file, ident = words
+    else:
+        ident = words[0]
+        if paper_file is None and registry.looks_like_path(ident):
+            raise UsageError(f"{ident!r} is a paper file: name one of its results too, "
+                             f"`dpcheck show {ident} ID`")
+    if not ident:
+        raise UsageError("ID must name a result or a step, got an empty string")
+    ident = ident.lower()
+    if paper_file is not None:
+        if not str(paper_file).strip():
+            raise UsageError("--paper must name a paper file, got an empty path")
+        try:
+            key = registry.load_path(paper_file)
+        except registry.PaperError as exc:
+            raise UsageError(str(exc)) from None
+        results = registry.results_of(key)
+        head = ident.split("/", 1)[0]
+        if ":" not in head:
+            ident = f"{key}:{ident}"
+        elif head.split(":", 1)[0] != key:
+            raise UsageError(f"{ident!r} is not a result of {paper_file} (its key is "
+                             f"{key!r}: e.g. {results[0].id})")
+        rid = ident.split("/", 1)[0]
+        hit = next((r for r in results if r.id == rid), None)
+        if hit is None:
+            from theory.model import walk_steps
+            ids = [r.id for r in results] + [loc.id for r in results for loc in walk_steps(r)]
+            raise UsageError(_unknown(ident, ids, f"results of {paper_file} (paper {key!r})"))
+        return ident, hit
+    rid = ident.split("/", 1)[0]
+    key = rid.split(":", 1)[0] if ":" in rid else None
+    try:
+        return ident, registry.get(rid)
+    except KeyError as exc:
+        if key is not None and key not in registry.papers():
+            import difflib
+            close = difflib.get_close_matches(key, registry.papers(), n=1, cutoff=0.6)
+            raise UsageError(
+                f"unknown result {rid!r}: no registered paper has the key {key!r}"
+                + (f" (did you mean the paper {close[0]!r}?)" if close else "")
+                + "; for a paper file: `dpcheck show FILE ID` or "
+                  "`dpcheck show ID --paper FILE`") from None
+        raise UsageError(exc.args[0]) from None
+
+
 def cmd_show(args) -> int:
     import sympy as sp
     from rich.panel import Panel
     from theory.model import walk_steps
-    from theory.registry import get, unknown_message
 
-    ident = args.id.strip().lower()
-    rid = ident.split("/", 1)[0]
-    try:
-        result = get(rid)
-    except KeyError as exc:
-        raise UsageError(exc.args[0]) from None
-    from checks.engine import roles_of
+    ident, result = _show_target(args)
+    from checks.engine import plan, roles_of
     locs = {loc.id: loc for loc in walk_steps(result, roles_of(result))}
     if "/" in ident and ident not in locs and not any(k.startswith(ident + "/") for k in locs):
-        raise UsageError(unknown_message(ident))
+        rows = list(locs) + [pc.id for pc in plan(result)]
+        raise UsageError(_unknown(ident, rows, f"rows of {result.id}"))
     console = _console()
     head = [f"[bold]{result.id}[/]  {result.title}", f"where: {result.where}"]
     if result.variant_of:
@@ -479,7 +547,8 @@ def cmd_show(args) -> int:
     console.print(f"statement verdict: [{VERDICT_STYLE.get(sv.verdict.value, '')}]"
                   f"{sv.verdict.value}[/] {sv.detail}")
     if sv.witness:
-        console.print(f"    witness: {sv.witness}")
+        console.print("    witness: " + ", ".join(f"{k} = {v}" for k, v in sv.witness.items()),
+                      markup=False, highlight=False)
     return EXIT_OK
 
 
@@ -535,6 +604,7 @@ own paper (every line to change says EDIT) and run
 
     dpcheck lint __FILE__      # every encoding mistake, one line each
     dpcheck verify __FILE__    # a verdict for every step
+    dpcheck show __FILE__ lem-1      # one result (or lem-1/line-1): evidence, counterexamples
 
 What the imaginary paper prints (Sec. 2):
 
@@ -978,8 +1048,20 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     lst.add_argument("papers", nargs="*", metavar="PAPER_OR_ID")
     lst.set_defaults(func=cmd_list)
 
-    s = sub.add_parser("show", help="one result: statement, hypotheses, steps, evidence")
-    s.add_argument("id", metavar="ID", help="a result id or a step id")
+    s = sub.add_parser("show", help="one result: statement, hypotheses, steps, evidence",
+                       usage="dpcheck show [-h] [FILE] ID [--paper FILE] [--budget N] "
+                             "[--seed S]",
+                       description="Check one result (or one row) and print its statement, "
+                                   "hypotheses, every row's verdict with its evidence, and "
+                                   "the counterexamples.  For a paper file: "
+                                   "`dpcheck show my_draft.py lem-1` or "
+                                   "`dpcheck show my-draft:lem-1/line-2 --paper my_draft.py`.")
+    s.add_argument("target", nargs="+", metavar="[FILE] ID",
+                   help="a result id or a step id (paper:lem-3.2, paper:lem-3.2/eq-38.1), "
+                        "after the paper file it belongs to when it is not a registered "
+                        "paper (the key may then be left out: lem-1)")
+    s.add_argument("--paper", metavar="FILE", default=None,
+                   help="the paper file (a .py file or a package folder) the ID belongs to")
     budget_seed(s)
     s.set_defaults(func=cmd_show)
 

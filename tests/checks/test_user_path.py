@@ -67,6 +67,36 @@ def planted(tmp_path):
     return path
 
 
+# ----------------------------------------------------------------------------- item 4
+def test_show_accepts_a_paper_file_and_prints_its_counterexamples(planted, capsys):
+    code, out, err = _run(capsys, "show", planted, "lem-1", "--budget", "50")
+    assert code == 0, err
+    assert "my-paper:lem-1/line-1" in out and "REFUTED" in out
+    # the exact counterexample of the unnumbered line, and the statement's witness
+    assert re.search(r"counterexample: Delta = \S+, alpha = \S+, dist = \S+, sigma = \S+",
+                     out), out
+    assert "statement verdict: VIOLATED" in out and "witness: " in out
+
+    registry.reset()
+    code, out2, err = _run(capsys, "show", "my-paper:lem-1/line-1", "--paper", planted,
+                           "--budget", "50")
+    assert code == 0, err
+    assert "my-paper:lem-1/line-1" in out2 and "counterexample:" in out2
+    assert "my-paper:lem-1/eq-2" not in out2           # one row only
+
+
+def test_show_suggestions_come_from_the_paper_shown(planted, capsys):
+    code, _, err = _run(capsys, "show", planted, "lem-4")
+    assert code == 2 and len(err.strip().splitlines()) == 1
+    assert "did you mean" in err and "my-paper:lem-1" in err
+    named = set(re.findall(r"\b([a-z0-9-]+):[a-z]+-", err))
+    assert named == {"my-paper"}, err                    # never a built-in paper's id
+    registry.reset()
+    # no file given, a key no registered paper has: say how to name the file
+    code, _, err = _run(capsys, "show", "my-paper:lem-4")
+    assert code == 2 and "dpcheck show FILE ID" in err and "holder:" not in err
+
+
 # ----------------------------------------------------------------------------- item 5
 
 
