@@ -179,11 +179,13 @@ def render_table(reports, console) -> None:
             table.add_column(col, overflow="fold")
         for r in rs:
             verdict = r.verdict.value
+            typed = Text(r.statement.verdict.value,
+                         style=VERDICT_STYLE.get(r.statement.verdict.value, ""))
+            if getattr(r, "typed", None):      # what each typed statement gave
+                typed.append(" — ").append(_typed(r))
             table.add_row(Text(f"{r.id}  {r.title}", style="bold"), "", r.kind,
                           Text(verdict, style=VERDICT_STYLE.get(verdict, "")),
-                          "statement:", Text(r.statement.verdict.value,
-                                             style=VERDICT_STYLE.get(
-                                                 r.statement.verdict.value, "")))
+                          "statement:", typed)
             for s in r.steps:
                 short = s.id[len(r.id) + 1:] if s.id.startswith(r.id + "/") else s.id
                 v = s.verdict.value
@@ -226,13 +228,42 @@ def _worst(r) -> str:
     return ""
 
 
+def _typed(r) -> Text:
+    """What a result's typed statements gave, each: held on N scenarios, VIOLATED (the
+    ratio), never tested (why) — "not typed" when it has none."""
+    from rich.text import Text
+    typed = getattr(r, "typed", None) or []
+    if not typed:
+        return Text("not typed", style="dim")
+    out = Text()
+    for k, t in enumerate(typed):
+        if k:
+            out.append("; ")
+        if t["outcome"] == "held":
+            n = t.get("scenarios") or 0
+            out.append(f"{t['label']} held" + (f" on {n} scenario" + "s" * (n != 1)
+                                               if n else ""), style="green")
+        elif t["outcome"] == "violated":
+            ratio = t.get("ratio")
+            out.append(f"{t['label']} VIOLATED" + (f" (truth/bound {ratio:.3g})"
+                                                    if ratio is not None else ""),
+                       style="bold red")
+        else:
+            out.append(f"{t['label']} never tested" + (f": {t['why']}" if t.get("why")
+                                                        else ""), style="magenta")
+    return out
+
+
 def render_summary(reports, console, *, seed: int, budget: int) -> None:
     """The default view: per paper, a title line with the settled results counted by
-    verdict, then one row per result needing attention (verdict, statement verdict, row
-    counts P/C/S/U/R, the worst row); then every REFUTED row and VIOLATED statement with
-    its witness, one line each; the rows whose verdict depends on the reading of an
-    ambiguous rendering, grouped (``dpcheck show`` gives both witnesses); then the summary.
-    ``--steps`` prints every row instead."""
+    verdict (every row PROVED, CITED or DEFINED and every typed statement held; those with
+    typed statements named, each with what its statements gave: "held: lem-1 CITED,
+    statement on 19 scenarios"), then one row per other result (the rows' verdict, what each
+    typed statement gave against the truth — held on N scenarios, violated, never tested
+    and why —, row counts P/C/S/U/R, the worst row); then every REFUTED row and VIOLATED
+    statement with its witness, one line each; the rows whose verdict depends on the
+    reading of an ambiguous rendering, grouped (``dpcheck show`` gives both witnesses);
+    then the summary.  ``--steps`` prints every row instead."""
     from rich.table import Table
     from rich.text import Text
 
@@ -246,22 +277,41 @@ def render_summary(reports, console, *, seed: int, budget: int) -> None:
     shown_header = False        # the column names once (the view must stay short)
     for paper, rs in by_paper.items():
         table = Table(box=None, pad_edge=False, show_edge=False, header_style="bold")
-        for col in ("  result", "verdict", "statement", "rows", "worst row"):
-            table.add_column(col, no_wrap=True, overflow="ellipsis")
+        wide = max((len(r.id.split(":", 1)[1]) for r in rs), default=0) + 2
+        for col, lo, hi in (("  result", wide, None), ("verdict", 9, None),
+                            ("typed statements", 16, 48), ("rows", 4, None),
+                            ("worst row", 9, None)):
+            table.add_column(col, no_wrap=True, overflow="ellipsis", min_width=lo,
+                             max_width=hi)
         settled: dict[str, int] = {}
+        held: list = []         # settled results whose typed statements all held
         for r in rs:
             v, sv = r.verdict.value, r.statement.verdict.value
-            if v in _SETTLED and sv != "VIOLATED":
+            typed = getattr(r, "typed", None) or []
+            if v in _SETTLED and sv != "VIOLATED" and all(t["outcome"] == "held"
+                                                           for t in typed):
                 settled[v] = settled.get(v, 0) + 1
+                if typed:
+                    held.append(r)
                 continue
             table.add_row("  " + r.id.split(":", 1)[1], Text(v, style=VERDICT_STYLE.get(v, "")),
-                          Text(sv, style=VERDICT_STYLE.get(sv, "")), _counts(r), _worst(r))
+                          _typed(r), _counts(r), _worst(r))
         title = Text.assemble((paper, "bold"), f": {len(rs)} result" + "s" * (len(rs) != 1))
         if settled:
             title.append(f"; settled {sum(settled.values())}: ")
             title.append(Text(" · ").join(
                 Text.assemble((v, VERDICT_STYLE.get(v, "")), f" {settled[v]}")
                 for v in ("PROVED", "CITED", "DEFINED") if v in settled))
+        if held:                # (compact: the view of a paper must stay short)
+            title.append("; held: ")
+            title.append(Text(" · ").join(
+                Text.assemble(r.id.split(":", 1)[1] + " ",
+                              (r.verdict.value, VERDICT_STYLE.get(r.verdict.value, "")),
+                              ", ", (", ".join(
+                                  t["label"] + (f" on {t['scenarios']} scenario"
+                                                + "s" * (t["scenarios"] != 1)
+                                                if t.get("scenarios") else "")
+                                  for t in r.typed), "green")) for r in held))
         console.print(title)
         if table.row_count:
             table.show_header = not shown_header

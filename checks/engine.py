@@ -821,6 +821,7 @@ def check_result(result: Result, *, budget: int = DEFAULT_BUDGET, seed: int = DE
             if progress is not None:
                 progress(pc.id)
     rep.statement, outcomes = _statements(result, opts)
+    rep.typed = typed_outcomes(result, outcomes)
     rows = [r for pc in planned if pc.part is None and pc.kind != "UNITS"
             for r in [done[pc.id]] if r is not None]
     for pc in planned:
@@ -908,6 +909,33 @@ def _statement_part(result: Result, pc: PlannedCheck, rows: list[StepReport], ou
     elif why and sr.verdict not in (Verdict.PROVED, Verdict.REFUTED):
         sr.detail = f"{why}; {sr.detail}"
     return sr
+
+
+def typed_outcomes(result: Result, outcomes: dict) -> list[dict]:
+    """Per typed statement of ``result`` (bounds, then rates): what the comparison with
+    the truth gave — ``outcome`` "held" (on ``scenarios`` scenarios, largest
+    truth/bound ``ratio``), "violated" (``ratio``) or "not tested" (``why``)."""
+    out = []
+    for kind, st in ([("bound", b) for b in result.bounds]
+                     + [("rate", r) for r in result.rates]):
+        o = outcomes.get(st.label)
+        if o is None:
+            out.append({"label": st.label, "kind": kind, "outcome": "not tested",
+                        "scenarios": 0, "ratio": None, "why": "the statement check failed"})
+            continue
+        why = ""
+        if not o.tested:
+            text = o.detail or ""
+            for mark in ("NOT-TESTED — ", "UNDECIDED — "):
+                if mark in text:
+                    text = text.split(mark, 1)[1]
+                    break
+            why = text.split(" | ", 1)[0]
+        out.append({"label": st.label, "kind": kind,
+                    "outcome": ("not tested" if not o.tested else
+                                "violated" if o.violated else "held"),
+                    "scenarios": o.samples, "ratio": o.ratio, "why": why})
+    return out
 
 
 def _statements(result: Result, opts: Options):

@@ -140,6 +140,11 @@ class ResultReport:
     seconds: float = 0.0
     #: the first printed line of the proof that is REFUTED (see :func:`first_broken`)
     first_broken: dict | None = None
+    #: one dict per typed statement (``Result.bounds``, then ``Result.rates``): label,
+    #: kind ("bound"/"rate"), outcome ("held", "violated" or "not tested"), scenarios,
+    #: ratio and why (not tested) — what the default view shows beside the rows'
+    #: verdict; the JSON has the same in ``statement_detail``
+    typed: list = field(default_factory=list)
 
     @property
     def verdict(self) -> Verdict:

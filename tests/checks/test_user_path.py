@@ -184,6 +184,61 @@ def test_first_broken_line_is_set_for_a_paper_file(planted, capsys):
     assert res["my-paper:thm-1"]["first_broken_line"]["line"] == "my-paper:thm-1/eq-5"
 
 
+# ----------------------------------------------------------------------------- item 7
+TYPED = '''
+import sympy as sp
+from theory.mechanisms import GaussianMechanism, NormalizedSGD
+from theory.model import Bound, Paper, Result, Step, StepKind
+from theory.quantities import DIMLESS, THETA, T, b, n, table
+
+S = table("typed-view")
+Delta = S.quantity("Delta", THETA, "sensitivity", positive=True)
+sigma = S.quantity("sigma", THETA, "noise", positive=True)
+alpha = S.quantity("alpha", DIMLESS, "Renyi order", positive=True)
+eta = S.quantity("eta", DIMLESS, "step size", positive=True)
+r = S.quantity("r", DIMLESS, "regulariser", positive=True)
+D_a = S.quantity("D_a", DIMLESS, "divergence", nonnegative=True)
+PAPER = Paper(key="typed-view", title="typed statements", symbols=S)
+RDP = alpha * Delta**2 / (2 * sigma**2)
+RESULTS = [
+    Result("typed-view:lem-1", "RDP of the Gaussian mechanism", "Lemma 1",
+           hypotheses=[sp.Gt(alpha, 1)],
+           statement=[Step("statement", D_a, "<=", RDP, StepKind.CITED, because="folklore")],
+           bounds=[Bound("statement", RDP, GaussianMechanism(Delta, sigma), order=alpha)]),
+    Result("typed-view:lem-2", "RDP of DP-NSGD", "Lemma 2",
+           hypotheses=[sp.Gt(alpha, 1)],
+           statement=[Step("statement", D_a, "<=", RDP, StepKind.CITED)],
+           bounds=[Bound("statement", RDP,
+                         NormalizedSGD(n=n, b=b, eta=eta, r=r, sigma=sigma, T=T),
+                         order=alpha)]),
+]
+'''
+
+
+def test_default_view_shows_the_typed_statements_of_cited_results(tmp_path, capsys):
+    path = tmp_path / "typed_view.py"
+    path.write_text(TYPED, encoding="utf-8")
+    code, out, err = _run(capsys, "verify", path, "--no-cache", "--no-progress",
+                          "--budget", "200")
+    assert code == 0, err
+    title = next(line for line in out.splitlines() if line.startswith("typed-view:"))
+    # a settled result whose typed statement held is named with what it gave
+    assert re.search(r"held: lem-1 CITED, statement on \d+ scenarios", title), title
+    # one never tested needs attention: a row, beside the rows' verdict
+    line2 = next(line for line in out.splitlines() if line.strip().startswith("lem-2 "))
+    assert "CITED" in line2 and "statement never tested: no truth provider" in line2, line2
+    assert "settled 1:" in title
+
+
+def test_typed_outcomes_in_the_report():
+    r = registry.get("dice:lem-a.7")
+    outs = {"statement": __import__("checks.truth.statements", fromlist=["Outcome"]).Outcome(
+        "statement", ratio=0.5, samples=7, detail="held")}
+    typed = engine.typed_outcomes(r, outs)
+    assert typed == [{"label": "statement", "kind": "bound", "outcome": "held",
+                      "scenarios": 7, "ratio": 0.5, "why": ""}]
+
+
 # ----------------------------------------------------------------------------- item 9
 def _gaussian_rdp(normalise=(), paper_normalise=None):
     T_ = table("norm-test")
