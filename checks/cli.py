@@ -686,6 +686,7 @@ from theory.quantities import DIMLESS, THETA, delta, table
 ALG, SCA, PRO, CIT = (StepKind.ALGEBRA, StepKind.SCALAR, StepKind.PROBABILISTIC,
                       StepKind.CITED)
 
+__REFERENCE__
 # ---------------------------------------------------------------------------- symbols
 # EDIT: declare every symbol your paper uses, once, with its dimension (THETA: parameter
 # or output space, LOSS: loss values, DIMLESS, or products/powers of them) and only the
@@ -763,7 +764,129 @@ RESULTS = [LEMMA_1, THEOREM_1]
 
 def template_for(key: str, filename: str) -> str:
     """The text of ``dpcheck new KEY`` for a file called ``filename``."""
-    return PAPER_TEMPLATE.replace("__KEY__", key).replace("__FILE__", filename)
+    return (PAPER_TEMPLATE.replace("__REFERENCE__", constructor_reference())
+            .replace("__KEY__", key).replace("__FILE__", filename))
+
+
+#: the constructors a paper uses, by module, each with one line on what it is (the
+#: template lists their signatures, read from the code, so they cannot go stale); the
+#: problem classes are added by :func:`reference`
+REFERENCE = (
+    ("theory.model", (
+        ("Result", "one numbered result: hypotheses, statement parts, proof, typed claims"),
+        ("Step", "one printed line lhs REL rhs (rel: <=, <, =, >=, >)"),
+        ("Chain", "consecutive lines; concludes= the statement part its ends give"),
+        ("Case", "one case of a case analysis: its condition(s) and its proof"),
+        ("CaseSplit", "a case analysis; the cases must cover the hypotheses"),
+        ("Bound", "a typed privacy claim: RDP of order `order`, or (expr, delta)-DP "
+                  "with profile=True"),
+        ("Rate", "a typed utility claim metric <= expr, checked by simulation"),
+        ("Paper", "the paper: key, title, symbol table, roles, normalise (Delta = 1 w.l.o.g.)"),
+        ("asm", "a hypothesis: a relation, a problem class, an ImplicitBound, or a string"),
+        ("Reading", "another reading of an ambiguous line (Step(readings=[...]))"),
+        ("ImplicitBound", "var <= sup{v > lower: conditions hold}, for asm()"),
+    )),
+    ("theory.quantities", (
+        ("table", "a paper's symbol table (n b T t d m q epsilon delta c_O are reserved)"),
+        ("SymbolTable.quantity", "declare a symbol with its dimension (THETA, LOSS, "
+                                 "DIMLESS, GRADIENT, STEPSIZE, CURVATURE)"),
+    )),
+    ("theory.mechanisms", (
+        ("GaussianMechanism", "f(D) + N(0, sigma^2 I), sensitivity Delta"),
+        ("SampledGaussian", "the sampled Gaussian mechanism (sigma: noise multiplier)"),
+        ("Composition", "count adaptive compositions of a mechanism"),
+        ("NoisySGD", "DP-SGD: clipped per-example gradients + N(0, sigma^2 I)"),
+        ("NormalizedSGD", "DP-NSGD: gradients normalised by r + ||g||"),
+        ("ErrorFeedbackSGD", "clipped SGD with a hidden error buffer"),
+        ("AveragedSGD", "one example per step, perturbed gradients/output, averaged"),
+    )),
+    ("theory.metrics", (
+        ("Metric", "what a Rate bounds: use the constants (MIN_EXPECTED_SQRT_GAP, "
+                   "EXPECTED_GAP_LAST, ...: README.md lists them)"),
+    )),
+)
+
+
+def reference() -> list[tuple[str, tuple[tuple[str, str], ...]]]:
+    """:data:`REFERENCE` with the problem classes (named through their objects), in the
+    template's order: (module, ((constructor, what it is), ...))."""
+    from theory import classes as c
+    of_classes = (              # of= "loss" (each l_xi), "objective" (f) or "noise"
+        (c.LSmooth, "||grad l(x) - grad l(y)|| <= L ||x - y||"),
+        (c.Convex, "l convex"),
+        (c.StronglyConvex, "l mu-strongly convex"),
+        (c.Holder, "||dl(x) - dl(y)|| <= L ||x - y||^nu, nu in [0, 1]"),
+        (c.Lipschitz, "|l(x) - l(y)| <= M ||x - y||"),
+        (c.BoundedDomain, "closed convex domain K of that diameter (or radius)"),
+        (c.GradNoise, "E||grad l_xi - grad f||^2 <= sigma^2"),
+        (c.AffineGradNoise, "||grad l_xi - grad f|| <= tau0 + tau1 ||grad f|| a.s."),
+        (c.BoundedGradient, "||grad l_xi|| <= G"),
+        (c.LowerBounded, "inf f > -infinity"),
+        (c.NonNegative, "l_xi >= 0"),
+        (c.GeneralizedSmooth, "||hess f|| <= L0 + L1 ||grad f||"),
+        (c.OriginBounds, "M = sup ||dl_xi(0)||, M0 = sup l_xi(0)"),
+        (c.MinimiserNorm, "a minimiser w* of f with ||w*|| = r"),
+        (c.InitialGap, "f(theta_0) - inf f = gap"),
+    )
+    out = list(REFERENCE)
+    out.insert(-1, ("theory.classes", tuple((k.__name__, what) for k, what in of_classes)))
+    return out
+
+
+def _default_text(v) -> str:
+    import enum
+    if isinstance(v, enum.Enum):
+        return f"{type(v).__name__}.{v.name}"
+    return repr(v)
+
+
+def _signature(obj, name: str) -> str:
+    """``Name(a, b, c=default, ...)`` of a constructor (dataclass fields, or the function's
+    signature)."""
+    import dataclasses
+    import inspect
+    if dataclasses.is_dataclass(obj):
+        args, kw = [], []
+        for f in dataclasses.fields(obj):
+            if not f.init:
+                continue
+            if f.default is not dataclasses.MISSING:
+                text = f"{f.name}={_default_text(f.default)}"
+            elif f.default_factory is not dataclasses.MISSING:  # type: ignore[misc]
+                text = f"{f.name}={_default_text(f.default_factory())}"
+            else:
+                text = f.name
+            (kw if f.kw_only else args).append(text)
+        if kw:
+            args.append("*, " + ", ".join(kw))
+        return f"{name}({', '.join(args)})"
+    sig = inspect.signature(obj)
+    params = [p.replace(annotation=inspect.Parameter.empty)
+              for p in sig.parameters.values() if p.name != "self"]
+    return f"{name}({', '.join(str(p) for p in params)})"
+
+
+def constructor_reference() -> str:
+    """The template's reference block: every constructor of :data:`REFERENCE` with its
+    arguments and defaults, as comment lines."""
+    import importlib
+    import textwrap
+    lines = ["# ---------------------------------------------------------------------------- "
+             "reference",
+             "# Every constructor a paper uses, with its arguments and defaults; README.md,",
+             "# \"The constructors a paper uses\", says what each argument means."]
+    for module, items in reference():
+        mod = importlib.import_module(module)
+        lines.append(f"# {module}:")
+        for name, what in items:
+            obj = mod
+            for part in name.split("."):
+                obj = getattr(obj, part)
+            sig = _signature(obj, name)
+            text = sig + (f"  -- {what}" if what else "")
+            lines += textwrap.wrap(text, 86, initial_indent="#   ",
+                                   subsequent_indent="#       ", break_on_hyphens=False)
+    return "\n".join(lines) + "\n"
 
 
 def default_paper_file(key: str) -> str:

@@ -67,6 +67,99 @@ def planted(tmp_path):
     return path
 
 
+# ----------------------------------------------------------------------------- item 3
+def _constructors():
+    """(name, object) of every constructor the template's reference lists."""
+    import importlib
+    for module, items in cli.reference():
+        mod = importlib.import_module(module)
+        for name, _ in items:
+            obj = mod
+            for part in name.split("."):
+                obj = getattr(obj, part)
+            yield name, obj
+
+
+def _arguments(obj) -> list[str]:
+    if dataclasses.is_dataclass(obj):
+        return [f.name for f in dataclasses.fields(obj) if f.init]
+    params = inspect.signature(obj).parameters.values()
+    return [("**" if p.kind is p.VAR_KEYWORD else "") + p.name for p in params
+            if p.name != "self"]
+
+
+def _readme_reference() -> dict[str, dict[str, list[str]]]:
+    """constructor -> {argument: [meaning, default, ...]} from the README's tables."""
+    text = README.read_text(encoding="utf-8")
+    assert "## The constructors a paper uses" in text
+    section = text.split("## The constructors a paper uses", 1)[1]
+    section = re.split(r"^## ", section, maxsplit=1, flags=re.M)[0]
+    out: dict[str, dict[str, list[str]]] = {}
+    current = None
+    grouped = False
+    for line in section.splitlines():
+        m = re.match(r"^#### `([\w.]+)\(", line)
+        if m:
+            current, grouped = m.group(1), False
+            continue
+        if not line.startswith("|") or set(line) <= set("|-"):
+            continue
+        cells = [c.strip() for c in re.split(r"(?<!\\)\|", line.strip())[1:-1]]
+        if cells[0] in ("argument", "constructor", "metric"):
+            grouped = cells[0] == "constructor"
+            if cells[0] == "metric":
+                current = "metrics"
+            continue
+        if current == "metrics":
+            out.setdefault("metrics", {})[cells[0].strip("`")] = cells[1:]
+            continue
+        if grouped:
+            if cells[0]:
+                current = cells[0].split()[0].strip("`")
+            cells = cells[1:]
+        out.setdefault(current, {})[cells[0].strip("`")] = cells[1:]
+    return out
+
+
+def test_readme_documents_every_argument_of_every_constructor():
+    ref = _readme_reference()
+    for name, obj in _constructors():
+        if name == "Metric":
+            continue                       # the metric constants are listed instead
+        args = [a for a in _arguments(obj) if a != "of"]
+        assert name in ref or not args, f"README has no table for {name}"
+        for a in args:
+            assert a in ref[name], f"README: {name} has no row for argument {a!r}"
+            meaning, default = ref[name][a][0], ref[name][a][-1]
+            assert meaning and default, (name, a, ref[name][a])
+    # every problem class takes `of`, documented once
+    assert "of" in ref["ProblemClass"] and "loss" in ref["ProblemClass"]["of"][-1]
+    # the defaults the issue's user missed are stated
+    assert ref["Bound"]["profile"][-1] == "`False`" and ref["Bound"]["delta"][-1] == "`None`"
+    from theory import metrics
+    names = [k for k, v in vars(metrics).items() if isinstance(v, metrics.Metric)]
+    assert set(names) <= set(ref["metrics"]), set(names) - set(ref["metrics"])
+
+
+def test_new_template_lists_every_constructor_with_its_arguments():
+    text = cli.template_for("my-draft", "my_draft.py")
+    flat = " ".join(line.lstrip("# ").strip() for line in text.splitlines()
+                    if line.startswith("#"))
+    for name, obj in _constructors():
+        start = flat.find(name + "(")
+        assert start >= 0, f"the template does not list {name}(...)"
+        depth, k = 0, start + len(name)
+        while True:                         # the argument list, to its closing parenthesis
+            depth += {"(": 1, ")": -1}.get(flat[k], 0)
+            if depth == 0:
+                break
+            k += 1
+        listed = flat[start + len(name) + 1:k]
+        for a in _arguments(obj):
+            assert re.search(r"(^|[ (*,])" + re.escape(a) + r"\b", listed), (name, a, listed)
+    assert "profile=False" in flat and "delta=None" in flat and "order=None" in flat
+
+
 # ----------------------------------------------------------------------------- item 4
 def test_show_accepts_a_paper_file_and_prints_its_counterexamples(planted, capsys):
     code, out, err = _run(capsys, "show", planted, "lem-1", "--budget", "50")
