@@ -324,12 +324,18 @@ def test_default_view_shows_the_typed_statements_of_cited_results(tmp_path, caps
 
 
 def test_typed_outcomes_in_the_report():
+    from types import SimpleNamespace as Outcome      # the fields the engine reads
     r = registry.get("dice:lem-a.7")
-    outs = {"statement": __import__("checks.truth.statements", fromlist=["Outcome"]).Outcome(
-        "statement", ratio=0.5, samples=7, detail="held")}
-    typed = engine.typed_outcomes(r, outs)
-    assert typed == [{"label": "statement", "kind": "bound", "outcome": "held",
-                      "scenarios": 7, "ratio": 0.5, "why": ""}]
+    held = Outcome(label="statement", tested=True, violated=False, ratio=0.5, samples=7,
+                   detail="held")
+    assert engine.typed_outcomes(r, {"statement": held}) == [
+        {"label": "statement", "kind": "bound", "outcome": "held", "scenarios": 7,
+         "ratio": 0.5, "why": ""}]
+    never = Outcome(label="statement", tested=False, violated=False, ratio=None, samples=0,
+                    detail="bound statement: NOT-TESTED — no truth provider supports it")
+    assert engine.typed_outcomes(r, {"statement": never})[0]["why"] == \
+        "no truth provider supports it"
+    assert engine.typed_outcomes(r, {})[0]["outcome"] == "not tested"
 
 
 # ----------------------------------------------------------------------------- item 9
