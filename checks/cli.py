@@ -3,13 +3,13 @@
     dpcheck verify [IDS or papers...] [--format table|json|md] [--out FILE]
                    [--budget N] [--seed S] [--strict]
     dpcheck list [papers...]
-    dpcheck show ID
+    dpcheck show [FILE] ID [--paper FILE]  (one result or row; FILE: a paper file)
     dpcheck derive beta [--latex]
     dpcheck derive NAME [--latex]         (registered by paper packages: dpcheck derive -h)
     dpcheck simulate [exact] ...
     dpcheck report [IDS or papers...] --out DIR
     dpcheck new KEY [--out FILE]          (a template paper file that verifies as it stands)
-    dpcheck lint FILE                     (encoding mistakes, one line each)
+    dpcheck lint FILE                     (every encoding mistake, one line each)
     dpcheck oracles [--format table|json] (registered step oracles and truth providers)
 
 Exit codes: 0 success; 1 ``--strict`` and something REFUTED/VIOLATED; 2 bad input
@@ -179,11 +179,13 @@ def render_table(reports, console) -> None:
             table.add_column(col, overflow="fold")
         for r in rs:
             verdict = r.verdict.value
+            typed = Text(r.statement.verdict.value,
+                         style=VERDICT_STYLE.get(r.statement.verdict.value, ""))
+            if getattr(r, "typed", None):      # what each typed statement gave
+                typed.append(" — ").append(_typed(r))
             table.add_row(Text(f"{r.id}  {r.title}", style="bold"), "", r.kind,
                           Text(verdict, style=VERDICT_STYLE.get(verdict, "")),
-                          "statement:", Text(r.statement.verdict.value,
-                                             style=VERDICT_STYLE.get(
-                                                 r.statement.verdict.value, "")))
+                          "statement:", typed)
             for s in r.steps:
                 short = s.id[len(r.id) + 1:] if s.id.startswith(r.id + "/") else s.id
                 v = s.verdict.value
@@ -226,13 +228,42 @@ def _worst(r) -> str:
     return ""
 
 
+def _typed(r) -> Text:
+    """What a result's typed statements gave, each: held on N scenarios, VIOLATED (the
+    ratio), never tested (why) — "not typed" when it has none."""
+    from rich.text import Text
+    typed = getattr(r, "typed", None) or []
+    if not typed:
+        return Text("not typed", style="dim")
+    out = Text()
+    for k, t in enumerate(typed):
+        if k:
+            out.append("; ")
+        if t["outcome"] == "held":
+            n = t.get("scenarios") or 0
+            out.append(f"{t['label']} held" + (f" on {n} scenario" + "s" * (n != 1)
+                                               if n else ""), style="green")
+        elif t["outcome"] == "violated":
+            ratio = t.get("ratio")
+            out.append(f"{t['label']} VIOLATED" + (f" (truth/bound {ratio:.3g})"
+                                                    if ratio is not None else ""),
+                       style="bold red")
+        else:
+            out.append(f"{t['label']} never tested" + (f": {t['why']}" if t.get("why")
+                                                        else ""), style="magenta")
+    return out
+
+
 def render_summary(reports, console, *, seed: int, budget: int) -> None:
     """The default view: per paper, a title line with the settled results counted by
-    verdict, then one row per result needing attention (verdict, statement verdict, row
-    counts P/C/S/U/R, the worst row); then every REFUTED row and VIOLATED statement with
-    its witness, one line each; the rows whose verdict depends on the reading of an
-    ambiguous rendering, grouped (``dpcheck show`` gives both witnesses); then the summary.
-    ``--steps`` prints every row instead."""
+    verdict (every row PROVED, CITED or DEFINED and every typed statement held; those with
+    typed statements named, each with what its statements gave: "held: lem-1 CITED,
+    statement on 19 scenarios"), then one row per other result (the rows' verdict, what each
+    typed statement gave against the truth — held on N scenarios, violated, never tested
+    and why —, row counts P/C/S/U/R, the worst row); then every REFUTED row and VIOLATED
+    statement with its witness, one line each; the rows whose verdict depends on the
+    reading of an ambiguous rendering, grouped (``dpcheck show`` gives both witnesses);
+    then the summary.  ``--steps`` prints every row instead."""
     from rich.table import Table
     from rich.text import Text
 
@@ -246,22 +277,41 @@ def render_summary(reports, console, *, seed: int, budget: int) -> None:
     shown_header = False        # the column names once (the view must stay short)
     for paper, rs in by_paper.items():
         table = Table(box=None, pad_edge=False, show_edge=False, header_style="bold")
-        for col in ("  result", "verdict", "statement", "rows", "worst row"):
-            table.add_column(col, no_wrap=True, overflow="ellipsis")
+        wide = max((len(r.id.split(":", 1)[1]) for r in rs), default=0) + 2
+        for col, lo, hi in (("  result", wide, None), ("verdict", 9, None),
+                            ("typed statements", 16, 48), ("rows", 4, None),
+                            ("worst row", 9, None)):
+            table.add_column(col, no_wrap=True, overflow="ellipsis", min_width=lo,
+                             max_width=hi)
         settled: dict[str, int] = {}
+        held: list = []         # settled results whose typed statements all held
         for r in rs:
             v, sv = r.verdict.value, r.statement.verdict.value
-            if v in _SETTLED and sv != "VIOLATED":
+            typed = getattr(r, "typed", None) or []
+            if v in _SETTLED and sv != "VIOLATED" and all(t["outcome"] == "held"
+                                                           for t in typed):
                 settled[v] = settled.get(v, 0) + 1
+                if typed:
+                    held.append(r)
                 continue
             table.add_row("  " + r.id.split(":", 1)[1], Text(v, style=VERDICT_STYLE.get(v, "")),
-                          Text(sv, style=VERDICT_STYLE.get(sv, "")), _counts(r), _worst(r))
+                          _typed(r), _counts(r), _worst(r))
         title = Text.assemble((paper, "bold"), f": {len(rs)} result" + "s" * (len(rs) != 1))
         if settled:
             title.append(f"; settled {sum(settled.values())}: ")
             title.append(Text(" · ").join(
                 Text.assemble((v, VERDICT_STYLE.get(v, "")), f" {settled[v]}")
                 for v in ("PROVED", "CITED", "DEFINED") if v in settled))
+        if held:                # (compact: the view of a paper must stay short)
+            title.append("; held: ")
+            title.append(Text(" · ").join(
+                Text.assemble(r.id.split(":", 1)[1] + " ",
+                              (r.verdict.value, VERDICT_STYLE.get(r.verdict.value, "")),
+                              ", ", (", ".join(
+                                  t["label"] + (f" on {t['scenarios']} scenario"
+                                                + "s" * (t["scenarios"] != 1)
+                                                if t.get("scenarios") else "")
+                                  for t in r.typed), "green")) for r in held))
         console.print(title)
         if table.row_count:
             table.show_header = not shown_header
@@ -395,22 +445,90 @@ def _hypothesis_line(h) -> str:
     return f"  • {_pretty(h.expr) if h.expr is not None else h.name}" + cite
 
 
+def _unknown(name: str, candidates, what: str) -> str:
+    """One line: ``name`` is not among ``candidates`` (``what`` they are), with the
+    closest of them."""
+    import difflib
+    close = difflib.get_close_matches(name, list(dict.fromkeys(candidates)), n=3, cutoff=0.5)
+    return (f"unknown result or step {name!r} among the {what}"
+            + (f"; did you mean {', '.join(close)}?" if close else ""))
+
+
+def _show_target(args):
+    """(the id to show, lower case, its paper's key included; its Result) from ``dpcheck
+    show [FILE] ID [--paper FILE]``.  With a paper file, the id may omit the key
+    (``lem-1``) and every suggestion comes from that paper; without one, an id whose key
+    no registered paper has says how to name the file."""
+    from theory import registry
+    words = [w.strip() for w in args.target]
+    paper_file = args.paper
+    if len(words) > 2:
+        raise UsageError(f"show takes [FILE] ID, got {len(words)} arguments: "
+                         f"{' '.join(map(repr, words))}")
+    if len(words) == 2:
+        if paper_file is not None:
+            raise UsageError("name the paper file once: `dpcheck show FILE ID` or "
+                             "`dpcheck show ID --paper FILE`")
+        if not registry.looks_like_path(words[0]):
+            raise UsageError(f"show FILE ID: {words[0]!r} is not a paper file (a .py file or "
+                             "a package folder); for a registered paper give the ID alone")
+        paper_file, ident = words
+    else:
+        ident = words[0]
+        if paper_file is None and registry.looks_like_path(ident):
+            raise UsageError(f"{ident!r} is a paper file: name one of its results too, "
+                             f"`dpcheck show {ident} ID`")
+    if not ident:
+        raise UsageError("ID must name a result or a step, got an empty string")
+    ident = ident.lower()
+    if paper_file is not None:
+        if not str(paper_file).strip():
+            raise UsageError("--paper must name a paper file, got an empty path")
+        try:
+            key = registry.load_path(paper_file)
+        except registry.PaperError as exc:
+            raise UsageError(str(exc)) from None
+        results = registry.results_of(key)
+        head = ident.split("/", 1)[0]
+        if ":" not in head:
+            ident = f"{key}:{ident}"
+        elif head.split(":", 1)[0] != key:
+            raise UsageError(f"{ident!r} is not a result of {paper_file} (its key is "
+                             f"{key!r}: e.g. {results[0].id})")
+        rid = ident.split("/", 1)[0]
+        hit = next((r for r in results if r.id == rid), None)
+        if hit is None:
+            from theory.model import walk_steps
+            ids = [r.id for r in results] + [loc.id for r in results for loc in walk_steps(r)]
+            raise UsageError(_unknown(ident, ids, f"results of {paper_file} (paper {key!r})"))
+        return ident, hit
+    rid = ident.split("/", 1)[0]
+    key = rid.split(":", 1)[0] if ":" in rid else None
+    try:
+        return ident, registry.get(rid)
+    except KeyError as exc:
+        if key is not None and key not in registry.papers():
+            import difflib
+            close = difflib.get_close_matches(key, registry.papers(), n=1, cutoff=0.6)
+            raise UsageError(
+                f"unknown result {rid!r}: no registered paper has the key {key!r}"
+                + (f" (did you mean the paper {close[0]!r}?)" if close else "")
+                + "; for a paper file: `dpcheck show FILE ID` or "
+                  "`dpcheck show ID --paper FILE`") from None
+        raise UsageError(exc.args[0]) from None
+
+
 def cmd_show(args) -> int:
     import sympy as sp
     from rich.panel import Panel
     from theory.model import walk_steps
-    from theory.registry import get, unknown_message
 
-    ident = args.id.strip().lower()
-    rid = ident.split("/", 1)[0]
-    try:
-        result = get(rid)
-    except KeyError as exc:
-        raise UsageError(exc.args[0]) from None
-    from checks.engine import roles_of
+    ident, result = _show_target(args)
+    from checks.engine import plan, roles_of
     locs = {loc.id: loc for loc in walk_steps(result, roles_of(result))}
     if "/" in ident and ident not in locs and not any(k.startswith(ident + "/") for k in locs):
-        raise UsageError(unknown_message(ident))
+        rows = list(locs) + [pc.id for pc in plan(result)]
+        raise UsageError(_unknown(ident, rows, f"rows of {result.id}"))
     console = _console()
     head = [f"[bold]{result.id}[/]  {result.title}", f"where: {result.where}"]
     if result.variant_of:
@@ -484,7 +602,8 @@ def cmd_show(args) -> int:
     console.print(f"statement verdict: [{VERDICT_STYLE.get(sv.verdict.value, '')}]"
                   f"{sv.verdict.value}[/] {sv.detail}")
     if sv.witness:
-        console.print(f"    witness: {sv.witness}")
+        console.print("    witness: " + ", ".join(f"{k} = {v}" for k, v in sv.witness.items()),
+                      markup=False, highlight=False)
     return EXIT_OK
 
 
@@ -538,8 +657,9 @@ PAPER_TEMPLATE = '''"""__KEY__: an imaginary paper on the Gaussian mechanism, en
 Written by ``dpcheck new __KEY__``.  It verifies as it stands; replace the example by your
 own paper (every line to change says EDIT) and run
 
-    dpcheck lint __FILE__      # encoding mistakes, one line each
+    dpcheck lint __FILE__      # every encoding mistake, one line each
     dpcheck verify __FILE__    # a verdict for every step
+    dpcheck show __FILE__ lem-1      # one result (or lem-1/line-1): evidence, counterexamples
 
 What the imaginary paper prints (Sec. 2):
 
@@ -571,6 +691,7 @@ from theory.quantities import DIMLESS, THETA, delta, table
 ALG, SCA, PRO, CIT = (StepKind.ALGEBRA, StepKind.SCALAR, StepKind.PROBABILISTIC,
                       StepKind.CITED)
 
+__REFERENCE__
 # ---------------------------------------------------------------------------- symbols
 # EDIT: declare every symbol your paper uses, once, with its dimension (THETA: parameter
 # or output space, LOSS: loss values, DIMLESS, or products/powers of them) and only the
@@ -648,7 +769,129 @@ RESULTS = [LEMMA_1, THEOREM_1]
 
 def template_for(key: str, filename: str) -> str:
     """The text of ``dpcheck new KEY`` for a file called ``filename``."""
-    return PAPER_TEMPLATE.replace("__KEY__", key).replace("__FILE__", filename)
+    return (PAPER_TEMPLATE.replace("__REFERENCE__", constructor_reference())
+            .replace("__KEY__", key).replace("__FILE__", filename))
+
+
+#: the constructors a paper uses, by module, each with one line on what it is (the
+#: template lists their signatures, read from the code, so they cannot go stale); the
+#: problem classes are added by :func:`reference`
+REFERENCE = (
+    ("theory.model", (
+        ("Result", "one numbered result: hypotheses, statement parts, proof, typed claims"),
+        ("Step", "one printed line lhs REL rhs (rel: <=, <, =, >=, >)"),
+        ("Chain", "consecutive lines; concludes= the statement part its ends give"),
+        ("Case", "one case of a case analysis: its condition(s) and its proof"),
+        ("CaseSplit", "a case analysis; the cases must cover the hypotheses"),
+        ("Bound", "a typed privacy claim: RDP of order `order`, or (expr, delta)-DP "
+                  "with profile=True"),
+        ("Rate", "a typed utility claim metric <= expr, checked by simulation"),
+        ("Paper", "the paper: key, title, symbol table, roles, normalise (Delta = 1 w.l.o.g.)"),
+        ("asm", "a hypothesis: a relation, a problem class, an ImplicitBound, or a string"),
+        ("Reading", "another reading of an ambiguous line (Step(readings=[...]))"),
+        ("ImplicitBound", "var <= sup{v > lower: conditions hold}, for asm()"),
+    )),
+    ("theory.quantities", (
+        ("table", "a paper's symbol table (n b T t d m q epsilon delta c_O are reserved)"),
+        ("SymbolTable.quantity", "declare a symbol with its dimension (THETA, LOSS, "
+                                 "DIMLESS, GRADIENT, STEPSIZE, CURVATURE)"),
+    )),
+    ("theory.mechanisms", (
+        ("GaussianMechanism", "f(D) + N(0, sigma^2 I), sensitivity Delta"),
+        ("SampledGaussian", "the sampled Gaussian mechanism (sigma: noise multiplier)"),
+        ("Composition", "count adaptive compositions of a mechanism"),
+        ("NoisySGD", "DP-SGD: clipped per-example gradients + N(0, sigma^2 I)"),
+        ("NormalizedSGD", "DP-NSGD: gradients normalised by r + ||g||"),
+        ("ErrorFeedbackSGD", "clipped SGD with a hidden error buffer"),
+        ("AveragedSGD", "one example per step, perturbed gradients/output, averaged"),
+    )),
+    ("theory.metrics", (
+        ("Metric", "what a Rate bounds: use the constants (MIN_EXPECTED_SQRT_GAP, "
+                   "EXPECTED_GAP_LAST, ...: README.md lists them)"),
+    )),
+)
+
+
+def reference() -> list[tuple[str, tuple[tuple[str, str], ...]]]:
+    """:data:`REFERENCE` with the problem classes (named through their objects), in the
+    template's order: (module, ((constructor, what it is), ...))."""
+    from theory import classes as c
+    of_classes = (              # of= "loss" (each l_xi), "objective" (f) or "noise"
+        (c.LSmooth, "||grad l(x) - grad l(y)|| <= L ||x - y||"),
+        (c.Convex, "l convex"),
+        (c.StronglyConvex, "l mu-strongly convex"),
+        (c.Holder, "||dl(x) - dl(y)|| <= L ||x - y||^nu, nu in [0, 1]"),
+        (c.Lipschitz, "|l(x) - l(y)| <= M ||x - y||"),
+        (c.BoundedDomain, "closed convex domain K of that diameter (or radius)"),
+        (c.GradNoise, "E||grad l_xi - grad f||^2 <= sigma^2"),
+        (c.AffineGradNoise, "||grad l_xi - grad f|| <= tau0 + tau1 ||grad f|| a.s."),
+        (c.BoundedGradient, "||grad l_xi|| <= G"),
+        (c.LowerBounded, "inf f > -infinity"),
+        (c.NonNegative, "l_xi >= 0"),
+        (c.GeneralizedSmooth, "||hess f|| <= L0 + L1 ||grad f||"),
+        (c.OriginBounds, "M = sup ||dl_xi(0)||, M0 = sup l_xi(0)"),
+        (c.MinimiserNorm, "a minimiser w* of f with ||w*|| = r"),
+        (c.InitialGap, "f(theta_0) - inf f = gap"),
+    )
+    out = list(REFERENCE)
+    out.insert(-1, ("theory.classes", tuple((k.__name__, what) for k, what in of_classes)))
+    return out
+
+
+def _default_text(v) -> str:
+    import enum
+    if isinstance(v, enum.Enum):
+        return f"{type(v).__name__}.{v.name}"
+    return repr(v)
+
+
+def _signature(obj, name: str) -> str:
+    """``Name(a, b, c=default, ...)`` of a constructor (dataclass fields, or the function's
+    signature)."""
+    import dataclasses
+    import inspect
+    if dataclasses.is_dataclass(obj):
+        args, kw = [], []
+        for f in dataclasses.fields(obj):
+            if not f.init:
+                continue
+            if f.default is not dataclasses.MISSING:
+                text = f"{f.name}={_default_text(f.default)}"
+            elif f.default_factory is not dataclasses.MISSING:  # type: ignore[misc]
+                text = f"{f.name}={_default_text(f.default_factory())}"
+            else:
+                text = f.name
+            (kw if f.kw_only else args).append(text)
+        if kw:
+            args.append("*, " + ", ".join(kw))
+        return f"{name}({', '.join(args)})"
+    sig = inspect.signature(obj)
+    params = [p.replace(annotation=inspect.Parameter.empty)
+              for p in sig.parameters.values() if p.name != "self"]
+    return f"{name}({', '.join(str(p) for p in params)})"
+
+
+def constructor_reference() -> str:
+    """The template's reference block: every constructor of :data:`REFERENCE` with its
+    arguments and defaults, as comment lines."""
+    import importlib
+    import textwrap
+    lines = ["# ---------------------------------------------------------------------------- "
+             "reference",
+             "# Every constructor a paper uses, with its arguments and defaults; README.md,",
+             "# \"The constructors a paper uses\", says what each argument means."]
+    for module, items in reference():
+        mod = importlib.import_module(module)
+        lines.append(f"# {module}:")
+        for name, what in items:
+            obj = mod
+            for part in name.split("."):
+                obj = getattr(obj, part)
+            sig = _signature(obj, name)
+            text = sig + (f"  -- {what}" if what else "")
+            lines += textwrap.wrap(text, 86, initial_indent="#   ",
+                                   subsequent_indent="#       ", break_on_hyphens=False)
+    return "\n".join(lines) + "\n"
 
 
 def default_paper_file(key: str) -> str:
@@ -702,25 +945,39 @@ def lint_paper(path) -> tuple[list[str], int, int]:
     from theory.model import Chain, CaseSplit, Result, walk_steps
     from theory.quantities import BASE, SymbolTable
 
-    try:
-        mod = registry.import_path(path)
-    except registry.PaperError as exc:
-        raise UsageError(str(exc)) from None
+    from theory.model import collecting_problems
+
+    # every problem the data model finds while the file runs is collected (the file runs
+    # to its end), not raised at the first one
+    with collecting_problems() as collected:
+        try:
+            mod = registry.import_path(path)
+            err = None
+        except registry.PaperError as exc:
+            mod, err = None, exc
+    found = [_located(f, n, path) + msg for f, n, msg in collected]
+    if collected:       # built with invalid objects: `dpcheck verify` must import it anew
+        sys.modules.pop(registry._module_name_for(Path(path).expanduser().resolve()), None)
+    if err is not None:
+        raise LintError(str(err), found)
     paper, results = getattr(mod, "PAPER", None), getattr(mod, "RESULTS", None)
     if paper is None or results is None:
         missing = " and ".join(n for n, v in (("PAPER", paper), ("RESULTS", results))
                                if v is None)
-        raise UsageError(f"{path}: a paper module must define {missing}")
+        raise LintError(f"{path}: a paper module must define {missing}", found)
     try:
         results = tuple(results)
     except TypeError:
-        raise UsageError(f"{path}: RESULTS must be a list of Result") from None
+        raise LintError(f"{path}: RESULTS must be a list of Result", found) from None
 
     # a proof holding something that is not a Step, Chain or CaseSplit cannot be walked:
-    # say which result, and lint the others
+    # say which result, and lint the others; a result whose id was refused (reported
+    # above) is not linted further
     out = []
     usable = []
     for r in results:
+        if isinstance(r, Result) and not r.valid_id:
+            continue
         try:
             if isinstance(r, Result):
                 list(walk_steps(r))
@@ -728,10 +985,10 @@ def lint_paper(path) -> tuple[list[str], int, int]:
             out.append(f"{r.id}: {exc} (a proof holds Step, Chain and CaseSplit items)")
             continue
         usable.append(r)
-    out = list(registry.problems(paper, usable)) + out
+    out = found + list(registry.problems(paper, usable)) + out
     results = [r for r in usable if isinstance(r, Result)]
     steps = sum(1 for r in results for _ in walk_steps(r))
-    if out and out[0].startswith("PAPER must be"):
+    if any(line.startswith("PAPER must be") for line in out):
         return out, len(results), steps
     try:
         taken = {lp.paper.key: lp for lp in registry.loaded()}
@@ -747,7 +1004,7 @@ def lint_paper(path) -> tuple[list[str], int, int]:
     for r in results:
         seen: set[str] = set()
         try:
-            _, findings = units.check_result(r, table=table)
+            _, findings = units.check_result(r, table=table, normalise=paper.normalise)
         except Exception as exc:  # noqa: BLE001 - e.g. a declared dimension that is no monomial
             out.append(f"{r.id}: dimensions cannot be checked: {type(exc).__name__}: {exc}")
             continue
@@ -825,8 +1082,32 @@ def _same_paper_file(loaded, path) -> bool:
     return f == p or (f.name == "__init__.py" and f.parent == p)
 
 
+class LintError(UsageError):
+    """A paper file lint cannot use (one line), with the problems found before that."""
+
+    def __init__(self, message: str, problems=()):
+        super().__init__(message)
+        self.problems = list(problems)
+
+
+def _located(file: str, line: int, path) -> str:
+    """``line N: `` for a line of the linted file, ``OTHER.py:N: `` for another module."""
+    try:
+        same = Path(file).resolve() == Path(path).expanduser().resolve()
+    except OSError:
+        same = False
+    if same:
+        return f"line {line}: "
+    return f"{file}:{line}: " if file else ""
+
+
 def cmd_lint(args) -> int:
-    mistakes, n_results, n_steps = lint_paper(args.file)
+    try:
+        mistakes, n_results, n_steps = lint_paper(args.file)
+    except LintError as exc:
+        for line in exc.problems:
+            print(f"{args.file}: {line}")
+        raise
     for line in mistakes:
         print(f"{args.file}: {line}")
     if mistakes:
@@ -945,8 +1226,20 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     lst.add_argument("papers", nargs="*", metavar="PAPER_OR_ID")
     lst.set_defaults(func=cmd_list)
 
-    s = sub.add_parser("show", help="one result: statement, hypotheses, steps, evidence")
-    s.add_argument("id", metavar="ID", help="a result id or a step id")
+    s = sub.add_parser("show", help="one result: statement, hypotheses, steps, evidence",
+                       usage="dpcheck show [-h] [FILE] ID [--paper FILE] [--budget N] "
+                             "[--seed S]",
+                       description="Check one result (or one row) and print its statement, "
+                                   "hypotheses, every row's verdict with its evidence, and "
+                                   "the counterexamples.  For a paper file: "
+                                   "`dpcheck show my_draft.py lem-1` or "
+                                   "`dpcheck show my-draft:lem-1/line-2 --paper my_draft.py`.")
+    s.add_argument("target", nargs="+", metavar="[FILE] ID",
+                   help="a result id or a step id (paper:lem-3.2, paper:lem-3.2/eq-38.1), "
+                        "after the paper file it belongs to when it is not a registered "
+                        "paper (the key may then be left out: lem-1)")
+    s.add_argument("--paper", metavar="FILE", default=None,
+                   help="the paper file (a .py file or a package folder) the ID belongs to")
     budget_seed(s)
     s.set_defaults(func=cmd_show)
 
@@ -1000,12 +1293,15 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     lint = sub.add_parser("lint", help="encoding mistakes of a paper file, one line each",
                           description="Load a paper file (or package folder) and print its "
                                       "encoding mistakes as `FILE: ID: message`, one per line "
-                                      "(exit 1 if any, else 'ok: N results, M steps'): "
-                                      "duplicate ids, results outside the paper's key, "
-                                      "symbols with no declared dimension, unknown oracle "
-                                      "names, chains concluding no statement part.  A file "
-                                      "that cannot be loaded (bad label, syntax error, no "
-                                      "PAPER) is one line on stderr, exit 2.")
+                                      "(exit 1 if any, else 'ok: N results, M steps'), "
+                                      "every one, not only the first: bad labels and ids "
+                                      "(with their line in the file), symbols declared twice "
+                                      "or reserved by the base table, duplicate ids, results "
+                                      "outside the paper's key, symbols with no declared "
+                                      "dimension, unknown oracle names, chains concluding no "
+                                      "statement part.  A file that cannot be loaded (syntax "
+                                      "error, an exception, no PAPER) is one line on stderr, "
+                                      "exit 2, after the problems found before it.")
     lint.add_argument("file", metavar="FILE", help="a .py file or a package folder defining "
                                                    "PAPER and RESULTS")
     lint.set_defaults(func=cmd_lint)

@@ -26,7 +26,15 @@ For each result, :func:`plan` lists the checks and :func:`check_result` runs the
 **Statement parts** (the printed statement of a result) are judged last:
 
 1. a part is PROVED when a chain ``concludes`` it, that conclusion row is PROVED, and
-   every row of the result's proof is PROVED or CITED — the proof carries it;
+   every row *it rests on* is PROVED or CITED — its own chain carries it, whatever
+   another part's proof shows.  The rows a part rests on are every row of the result's
+   proof (steps, chain links and conclusions, case covers) except the rows of the chains
+   that conclude another part; a chain concluding another part Q is the part's too when
+   the part depends on Q: a step of one of its chains takes Q's printed relation
+   (``Q.lhs REL Q.rhs``, either way round), or a line of a chain concluding Q, as a
+   ``given`` — transitively.  Steps outside
+   chains and chains concluding nothing count for every part (nothing says which part
+   they serve).  A single-part result rests on its whole proof;
 2. otherwise, when a typed statement has the same label and was tested, the part takes
    its outcome: VIOLATED → REFUTED (with the confirmed witness), holds on scenarios →
    SUPPORTED (a CITED part stays CITED, with the comparison in the detail);
@@ -62,7 +70,7 @@ from checks.plugins import get_step_oracle
 from checks.verdict import (ResultReport, StatementReport, StatementVerdict, StepReport,
                             Verdict)
 from theory.model import (CaseSplit, Chain, Located, Rel, Result, Step, StepKind, Tag,
-                          in_force, walk_steps)
+                          in_force, repeated_labels, step_id, walk_steps)
 
 
 @dataclass
@@ -507,7 +515,7 @@ def plan(result: Result) -> list[PlannedCheck]:
                                 lambda o, loc=loc: check_step(loc, o, definition=definition,
                                                               roles=roles),
                                 part=loc))
-    _plan_items(result, result.proof, base, (), out, roles)
+    _plan_items(result, result.proof, base, (), out, roles, repeated_labels(result))
     if result.statement or result.proof or result.bounds or result.rates or result.hypotheses:
         out.append(PlannedCheck(f"{result.id}/units", None, "UNITS",
                                 lambda o, r=result: check_units(r),
@@ -542,10 +550,15 @@ _RENYI = __import__("re").compile(r"r[ée]nyi[- ]order", __import__("re").IGNORE
 
 
 def _units_table(result: Result):
-    from theory.registry import symbols_of
+    from theory.registry import paper, symbols_of
     table = symbols_of(result.paper)
-    return sorted((k, str(v.symbol.assumptions0), str(v.dim))
-                  for k, v in table.declared().items())
+    out = sorted((k, str(v.symbol.assumptions0), str(v.dim))
+                 for k, v in table.declared().items())
+    try:                    # the paper's normalised symbols (a convention of its units)
+        norm = paper(result.paper).normalise
+    except KeyError:
+        norm = ()
+    return out + [("normalise", str(x)) for x in norm] if norm else out
 
 
 def _implied_for(result: Result, hyps, exprs, roles) -> tuple:
@@ -577,7 +590,7 @@ def _realisable(check, hyps, implied) -> StepReport:
     return rep
 
 
-def _plan_items(result, items, hyps, path, out, roles=None):
+def _plan_items(result, items, hyps, path, out, roles=None, repeated=frozenset()):
     prefix = result.id
 
     def join(*labels):
@@ -585,15 +598,15 @@ def _plan_items(result, items, hyps, path, out, roles=None):
 
     for item in items:
         if isinstance(item, Step):
-            loc = Located(join(item.label), item,
+            loc = Located(step_id(prefix, path, item.label), item,
                           in_force(result, hyps + item.given, item, roles), path)
             out.append(PlannedCheck(loc.id, item.eq, item.kind.value,
                                     lambda o, loc=loc: check_step(loc, o, roles=roles),
                                     content=_fp(loc.step, loc.hypotheses, roles)))
         elif isinstance(item, Chain):
             for s in item.steps:
-                loc = Located(join(s.label), s, in_force(result, hyps + s.given, s, roles),
-                              path)
+                loc = Located(step_id(prefix, path, s.label, item.label, repeated), s,
+                              in_force(result, hyps + s.given, s, roles), path)
                 out.append(PlannedCheck(loc.id, s.eq, s.kind.value,
                                         lambda o, loc=loc: check_step(loc, o, roles=roles),
                                         content=_fp(loc.step, loc.hypotheses, roles)))
@@ -633,7 +646,7 @@ def _plan_items(result, items, hyps, path, out, roles=None):
                                                 item.given, hyps, hi)))
             for case in item.cases:
                 _plan_items(result, case.proof, hyps + item.given + case.condition,
-                            path + (case.label,), out, roles)
+                            path + (case.label,), out, roles, repeated)
         else:
             raise TypeError(f"unknown proof item {item!r}")
 
@@ -667,6 +680,87 @@ def _concluding_chains(result: Result, label: str) -> list[str]:
                     walk(c.proof, path + (c.label,))
     walk(result.proof, ())
     return out
+
+
+def _other_parts_rows(result: Result) -> dict[str, frozenset]:
+    """Statement part label -> ids of the proof rows that are *not* its own: the rows
+    (steps, links, conclusion) of every chain that concludes another part, unless the
+    part depends on that other part — a step of one of its chains (or of a chain it
+    depends on) takes the other part's printed relation, or a line of a chain concluding
+    it, as a ``given``.  Every other row (steps outside chains, chains concluding
+    nothing, case covers) is every part's."""
+    hit = _OTHER_ROWS.get(id(result))
+    if hit is not None and hit[0] is result:
+        return hit[1]
+    repeated = repeated_labels(result)
+    chains: list[tuple[str, Chain, set]] = []      # (concluded part label, chain, row ids)
+
+    def walk(items, path):
+        for it in items:
+            if isinstance(it, Chain) and it.concludes:
+                target = _target(result, it.concludes)
+                if target is None:
+                    continue
+                prefix = "/".join((result.id,) + path + (it.label,))
+                ids = {step_id(result.id, path, s.label, it.label, repeated)
+                       for s in it.steps}
+                ids |= {f"{prefix}/link-{k}" for k in range(1, len(it.steps))}
+                ids.add(f"{prefix}/concludes")
+                chains.append((target.label, it, ids))
+            elif isinstance(it, CaseSplit):
+                for c in it.cases:
+                    walk(c.proof, path + (c.label,))
+    walk(result.proof, ())
+    parts = {s.label: s for s in result.statement}
+
+    flip = {Rel.LE: Rel.GE, Rel.LT: Rel.GT, Rel.GE: Rel.LE, Rel.GT: Rel.LT, Rel.EQ: Rel.EQ}
+
+    def relations(q: str) -> list:
+        """Part q's printed relation and its chains' lines, each either way round."""
+        out = []
+        for st in [parts[q]] + [s for lbl, ch, _ in chains if lbl == q for s in ch.steps]:
+            out += [(st.lhs, st.rel, st.rhs), (st.rhs, flip[st.rel], st.lhs)]
+        return out
+
+    def uses(chain: Chain, rels) -> bool:
+        for s in chain.steps:
+            for g in s.given:
+                e = g.expr
+                if not isinstance(e, sp.core.relational.Relational):
+                    continue
+                rel = _REL_OF.get(type(e))
+                if rel is None:
+                    continue
+                if any(rel is r and _alike(e.lhs, a) and _alike(e.rhs, b) for a, r, b in rels):
+                    return True
+        return False
+
+    def _alike(u, v) -> bool:           # _same, simplifying only what could be equal
+        return u == v or (u.free_symbols == v.free_symbols and _same(u, v))
+
+    out = {}
+    rels_of = {q: relations(q) for q in parts}
+    for label in parts:
+        mine = {label}
+        grew = True
+        while grew:                     # the parts its chains lean on, transitively
+            grew = False
+            for q in parts:
+                if q in mine:
+                    continue
+                if any(uses(ch, rels_of[q]) for lbl, ch, _ in chains if lbl in mine):
+                    mine.add(q)
+                    grew = True
+        out[label] = frozenset(i for lbl, _, ids in chains if lbl not in mine for i in ids)
+    if len(_OTHER_ROWS) >= 4096:
+        _OTHER_ROWS.clear()
+    _OTHER_ROWS[id(result)] = (result, out)
+    return out
+
+
+_OTHER_ROWS: dict[int, tuple[Result, dict]] = {}
+_REL_OF = {sp.LessThan: Rel.LE, sp.StrictLessThan: Rel.LT, sp.GreaterThan: Rel.GE,
+           sp.StrictGreaterThan: Rel.GT, sp.Equality: Rel.EQ}
 
 
 def count_steps(results: Iterable[Result]) -> int:
@@ -732,6 +826,7 @@ def check_result(result: Result, *, budget: int = DEFAULT_BUDGET, seed: int = DE
             if progress is not None:
                 progress(pc.id)
     rep.statement, outcomes = _statements(result, opts)
+    rep.typed = typed_outcomes(result, outcomes)
     rows = [r for pc in planned if pc.part is None and pc.kind != "UNITS"
             for r in [done[pc.id]] if r is not None]
     for pc in planned:
@@ -766,12 +861,15 @@ def _statement_part(result: Result, pc: PlannedCheck, rows: list[StepReport], ou
         return pc.run(opts)
     chains = _concluding_chains(result, st.label)
     concluded = [r for r in rows if any(r.id == c + "/concludes" for c in chains)]
-    unsettled = [r for r in rows if r.verdict not in _SETTLED]
+    # the part's own rows (module docstring): another part's chains are not its proof
+    others = _other_parts_rows(result).get(st.label, frozenset())
+    own = [r for r in rows if r.id not in others]
+    unsettled = [r for r in own if r.verdict not in _SETTLED]
     out = outcomes.get(st.label)
     if out is not None and out.tested and out.violated and chains:
         # a confirmed violation on a member of the classes outweighs a proof that rests on
         # cited rows: one of them is false there (PROVED is never wrong)
-        cited = [r.id.split("/", 1)[-1] for r in rows if r.verdict is Verdict.CITED]
+        cited = [r.id.split("/", 1)[-1] for r in own if r.verdict is Verdict.CITED]
         cx = {k: str(v) for k, v in (out.witness or {}).items()}
         return StepReport(loc.id, st.eq, kind, Verdict.REFUTED, "statement",
                           counterexample=cx, slack=None, samples=out.samples,
@@ -779,17 +877,22 @@ def _statement_part(result: Result, pc: PlannedCheck, rows: list[StepReport], ou
                                  f"the proof concluding it rests on CITED rows "
                                  f"({', '.join(cited) or 'none'}): one of them fails there",
                           seconds=time.perf_counter() - t0)
+    apart = ("" if len(own) == len(rows) else
+             f" (the {len(rows) - len(own)} rows of the chains concluding another part "
+             f"are not its proof)")
     if chains and concluded and all(r.verdict is Verdict.PROVED for r in concluded) \
             and not unsettled:
         return StepReport(loc.id, st.eq, kind, Verdict.PROVED, "proof",
                           detail=f"concluded by {', '.join(c.rsplit('/', 1)[-1] for c in chains)}"
-                                 f"; all {len(rows)} rows of the proof are PROVED or CITED",
+                                 f"; all {len(own)} rows of the proof"
+                                 f"{' it rests on' if apart else ''} are PROVED or CITED{apart}",
                           seconds=time.perf_counter() - t0)
     why = ""
     if chains:
         first = unsettled[0] if unsettled else (concluded[0] if concluded else None)
         if first is not None:
-            why = (f"not carried by the proof: {len(unsettled)} of {len(rows)} rows are not "
+            why = (f"not carried by the proof: {len(unsettled)} of {len(own)} rows"
+                   f"{' it rests on' if apart else ''} are not "
                    f"PROVED/CITED (first: {first.id.split('/', 1)[-1]} {first.verdict.value})")
     if out is not None and out.tested:
         if out.violated:
@@ -811,6 +914,33 @@ def _statement_part(result: Result, pc: PlannedCheck, rows: list[StepReport], ou
     elif why and sr.verdict not in (Verdict.PROVED, Verdict.REFUTED):
         sr.detail = f"{why}; {sr.detail}"
     return sr
+
+
+def typed_outcomes(result: Result, outcomes: dict) -> list[dict]:
+    """Per typed statement of ``result`` (bounds, then rates): what the comparison with
+    the truth gave — ``outcome`` "held" (on ``scenarios`` scenarios, largest
+    truth/bound ``ratio``), "violated" (``ratio``) or "not tested" (``why``)."""
+    out = []
+    for kind, st in ([("bound", b) for b in result.bounds]
+                     + [("rate", r) for r in result.rates]):
+        o = outcomes.get(st.label)
+        if o is None:
+            out.append({"label": st.label, "kind": kind, "outcome": "not tested",
+                        "scenarios": 0, "ratio": None, "why": "the statement check failed"})
+            continue
+        why = ""
+        if not o.tested:
+            text = o.detail or ""
+            for mark in ("NOT-TESTED — ", "UNDECIDED — "):
+                if mark in text:
+                    text = text.split(mark, 1)[1]
+                    break
+            why = text.split(" | ", 1)[0]
+        out.append({"label": st.label, "kind": kind,
+                    "outcome": ("not tested" if not o.tested else
+                                "violated" if o.violated else "held"),
+                    "scenarios": o.samples, "ratio": o.ratio, "why": why})
+    return out
 
 
 def _statements(result: Result, opts: Options):

@@ -12,6 +12,12 @@ The exponents are SymPy expressions: a ν-Hölder constant has dimension F/Θ^(1
   dimensionless (a number, or a dimensionless symbolic expression such as ``1 + ν``);
 * ``exp``, ``log``, ``floor``… need a dimensionless argument and are dimensionless.
 
+A declared normalisation (``Paper(normalise=(Delta,))`` or ``Result(normalise=...)``: Δ = 1
+"without loss of generality") is a convention of units, not a mismatch: Δ's dimension
+becomes the unit, so with Δ a length (Θ) every length is measured in units of Δ and Θ
+drops out; with two independent normalisations (Δ = 1 and L = 1) every quantity is
+dimensionless.  :func:`normalised` sets them for the expressions checked inside it.
+
 A mismatch raises :class:`DimensionError`; :func:`check_relation` and
 :func:`check_result` turn them into :class:`Finding` objects, which the engine reports
 like any other finding.  Symbols are looked up in the table passed in (the result's
@@ -89,6 +95,49 @@ def render(dim: Dim | None) -> str:
     return "·".join(parts)
 
 
+#: the linear map that measures dimensions in the units a paper normalised (None: none)
+_REDUCE: contextvars.ContextVar = contextvars.ContextVar("units_reduce", default=None)
+
+
+def reduction(dims) -> "callable | None":
+    """The linear map (Θ, F) exponents -> exponents that identifies every dimension in
+    ``dims`` with 1 (a quotient of the dimension group); None when ``dims`` is empty or
+    dimensionless.  One independent dimension v = (a, b): Θ^a·F^b = 1, so Θ = F^(-b/a)
+    (a ≠ 0) and (x, y) ↦ (0, y − x·b/a), or F = 1 (a = 0) and (x, y) ↦ (x, 0); two:
+    everything is dimensionless."""
+    vs = [d for d in dims if not _eq(d, DIMLESS)]
+    if not vs:
+        return None
+    if sp.Matrix([list(v) for v in vs]).rank(simplify=True) >= 2:
+        return lambda d: DIMLESS
+    a, b = vs[0]
+    if sp.simplify(a) != 0:
+        return lambda d: (sp.Integer(0), sp.simplify(d[1] - d[0] * b / a))
+    return lambda d: (d[0], sp.Integer(0))
+
+
+class normalised:
+    """Context manager: measure dimensions in the units fixed by the normalised symbols
+    (each set to 1 by convention; looked up in the table in force)."""
+
+    def __init__(self, symbols):
+        self.symbols = tuple(symbols or ())
+
+    def __enter__(self):
+        dims = []
+        for sym in self.symbols:
+            try:
+                dims.append(_monomial_cached(_TABLE.get().dim(sym)))
+            except KeyError:
+                raise UnknownDimension(sym.name) from None
+        self._tok = _REDUCE.set(reduction(dims))
+        return self
+
+    def __exit__(self, *exc):
+        _REDUCE.reset(self._tok)
+        return False
+
+
 #: symbols fixed by the condition in force (``α = 0`` in a case or a Piecewise branch): a
 #: symbolic exponent Θ^(1+α) is read at that value there
 _FIXED: contextvars.ContextVar[tuple] = contextvars.ContextVar("units_fixed", default=())
@@ -103,6 +152,9 @@ def symbol_dimension(sym: sp.Symbol) -> Dim:
     fixed = _FIXED.get()
     if fixed:
         d = tuple(sp.simplify(x.subs(dict(fixed))) for x in d)
+    reduce = _REDUCE.get()
+    if reduce is not None:
+        d = reduce(d)
     return d
 
 
@@ -303,24 +355,38 @@ def check_relation(b, where: str) -> list[Finding]:
     return []
 
 
-def check_result(result: Result, table: SymbolTable | None = None
+def check_result(result: Result, table: SymbolTable | None = None, normalise=None
                  ) -> tuple[int, list[Finding]]:
     """Dimension-check every expression of a result: hypotheses, statement and proof
     steps with their ``given``, case conditions, bounds (a privacy loss must be
     dimensionless) and rates (both sides of ``metric ≤ expr`` are compared only through
     the steps that state them).  Symbols are looked up in ``table`` (default: the
     result's paper's table from the registry; for a result of no registered paper, the
-    table in force through :class:`using`).  Returns (relations checked, findings)."""
+    table in force through :class:`using`).  ``normalise``: the paper's normalised
+    symbols (default: with no ``table``, ``Paper.normalise`` from the registry; with one,
+    none); the result's own (``Result.normalise``) are added.  Returns (relations
+    checked, findings)."""
     if table is None:
         from theory import registry
         try:        # one paper's package only (the whole registry costs ~5 s to load)
-            registry.paper(result.paper)
+            paper = registry.paper(result.paper)
         except KeyError:
             table = _TABLE.get()
         else:
             table = registry.symbols_of(result.paper)
+            if normalise is None:
+                normalise = paper.normalise
+    symbols = tuple(normalise or ()) + tuple(getattr(result, "normalise", ()))
     with using(table):
-        return _check_result(result)
+        if not symbols:
+            return _check_result(result)
+        try:
+            with normalised(symbols):
+                return _check_result(result)
+        except UnknownDimension as exc:
+            return 0, [Finding(f"{result.id} (normalise)",
+                               f"symbol {exc.args[0]!r} has no declared dimension",
+                               unknown=True)]
 
 
 def _check_result(result: Result) -> tuple[int, list[Finding]]:

@@ -140,6 +140,11 @@ class ResultReport:
     seconds: float = 0.0
     #: the first printed line of the proof that is REFUTED (see :func:`first_broken`)
     first_broken: dict | None = None
+    #: one dict per typed statement (``Result.bounds``, then ``Result.rates``): label,
+    #: kind ("bound"/"rate"), outcome ("held", "violated" or "not tested"), scenarios,
+    #: ratio and why (not tested) — what the default view shows beside the rows'
+    #: verdict; the JSON has the same in ``statement_detail``
+    typed: list = field(default_factory=list)
 
     @property
     def verdict(self) -> Verdict:
@@ -171,14 +176,17 @@ def _orders_of(step: StepReport) -> list[str]:
 
 
 def first_broken(steps: Iterable[StepReport], parts: Iterable[str] = ()) -> dict | None:
-    """The first printed line (a proof row with an equation number, statement parts
-    ``parts`` excluded) that is REFUTED, in report order — ``{"line", "eq", "witness",
-    "detail"}`` — and, where witnesses name the order of the adjacent pair, the first
-    such line per order (``"by_order": {order: line}``).  None when no printed line is
-    refuted."""
+    """The first printed line of the proof that is REFUTED, in report order — ``{"line",
+    "printed", "eq", "witness", "detail"}`` — and, where witnesses name the order of the
+    adjacent pair, the first such line per order (``"by_order": {order: line}``).  A
+    printed line is a proof row (statement parts ``parts`` and the structural rows
+    excluded); rows with an equation number come first, and where no numbered row is
+    refuted the first refuted row without one is the line (a paper — a draft, say — whose
+    rows carry no ``eq``).  None when no proof row is refuted."""
     parts = set(parts)
-    rows = [s for s in steps if s.id not in parts and s.eq and s.kind not in
-            ("LINK", "CONCLUDES", "COVER", "UNITS") and s.verdict is Verdict.REFUTED]
+    proof = [s for s in steps if s.id not in parts and s.kind not in
+             ("LINK", "CONCLUDES", "COVER", "UNITS") and s.verdict is Verdict.REFUTED]
+    rows = [s for s in proof if s.eq] or proof
     if not rows:
         return None
     first = rows[0]
@@ -192,7 +200,10 @@ def first_broken(steps: Iterable[StepReport], parts: Iterable[str] = ()) -> dict
 
 
 def printed_line(step: StepReport) -> str:
-    """"(37), line 2" for a row labelled ``eq-37.2`` of equation (37); "(37)" otherwise."""
+    """"(37), line 2" for a row labelled ``eq-37.2`` of equation (37); "(37)" otherwise;
+    a row without an equation number by its id within the result ("case-1/line-2")."""
     import re
+    if not step.eq:
+        return step.id.split("/", 1)[-1]
     m = re.search(r"\.(\d+)$", step.id.rsplit("/", 1)[-1])
     return f"({step.eq})" + (f", line {m.group(1)}" if m else "")

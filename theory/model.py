@@ -18,8 +18,12 @@ reuse has to be judged.
 """
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import enum
+import os
 import re
+import sys
 from dataclasses import dataclass, field, replace
 from typing import Iterator, Union
 
@@ -159,7 +163,8 @@ class Assumption:
         if self.expr is not None and not isinstance(self.expr, sp.Basic):
             object.__setattr__(self, "expr", sp.sympify(self.expr))
         if self.cls is not None and not _is_problem_class(self.cls):
-            raise ValueError(f"cls must be a theory.classes.ProblemClass, got {self.cls!r}")
+            problem(f"cls must be a theory.classes.ProblemClass, got {self.cls!r}")
+            object.__setattr__(self, "cls", None)
         if self.expr is None and self.cls is None and self.implicit is None \
                 and not self.predicate:
             object.__setattr__(self, "predicate", self.name)
@@ -219,12 +224,76 @@ def _as_assumptions(items) -> tuple[Assumption, ...]:
     return tuple(out)
 
 
+# --------------------------------------------------------------------------------------
+# encoding problems: raised, or collected (``dpcheck lint`` lists every one)
+_COLLECT: contextvars.ContextVar[list | None] = contextvars.ContextVar("theory_problems",
+                                                                      default=None)
+_THEORY_DIR = os.path.dirname(os.path.abspath(__file__))
+
+
+@contextlib.contextmanager
+def collecting_problems():
+    """Within this block the data model's checks (labels, ids, keys, a symbol declared
+    twice, a bound's missing order…) do not raise: each records ``(file, line, message)``
+    — the line of the paper module that built the object — in the yielded list, and the
+    object is built as given, so that importing a paper file reports *every* problem
+    (``dpcheck lint``).  An object built here may be invalid: never verify it."""
+    got: list = []
+    tok = _COLLECT.set(got)
+    try:
+        yield got
+    finally:
+        _COLLECT.reset(tok)
+
+
+def problem(message: str) -> None:
+    """An encoding problem: ``ValueError(message)``, or recorded and ignored inside
+    :func:`collecting_problems`."""
+    got = _COLLECT.get()
+    if got is None:
+        raise ValueError(message)
+    got.append(_caller() + (message,))
+
+
+def _caller() -> tuple[str, int]:
+    """(file, line) of the innermost frame outside ``theory`` (and outside generated
+    dataclass code): where the paper built the faulty object."""
+    f = sys._getframe(1)
+    while f is not None:
+        name = f.f_code.co_filename
+        if not name.startswith("<") and os.path.dirname(os.path.abspath(name)) != _THEORY_DIR:
+            return name, f.f_lineno
+        f = f.f_back
+    return "", 0
+
+
 _LABEL = re.compile(r"^[a-z0-9][a-z0-9.+\-]*$")
+#: a label's characters, in words (every message about a label or an id says them)
+LABEL_RULE = ("lower-case letters, digits, '.', '+' and '-', starting with a letter or a "
+              "digit")
+
+
+def _offending(text: str, allowed: str) -> str:
+    """What in ``text`` breaks the rule: its characters outside the class ``allowed``."""
+    bad = sorted({c for c in text if not re.fullmatch(f"[{allowed}]", c)}, key=text.index)
+    if not bad:
+        return ""
+    return "character" + "s" * (len(bad) > 1) + " " + ", ".join(repr(c) for c in bad) + \
+        (" not allowed" if len(bad) > 1 else " is not allowed")
 
 
 def _check_label(label: str, what: str) -> None:
-    if not isinstance(label, str) or not _LABEL.match(label):
-        raise ValueError(f"{what} label must match {_LABEL.pattern} (lower case), got {label!r}")
+    if isinstance(label, str) and _LABEL.match(label):
+        return
+    if not isinstance(label, str):
+        why = f"must be a string, got {type(label).__name__}"
+    elif not label:
+        why = "must not be empty"
+    else:
+        why = (_offending(label, r"a-z0-9.+\-")
+               or f"must start with a letter or a digit, not {label[0]!r}")
+    problem(f"{what} label {label!r}: {why}; a label is {LABEL_RULE} "
+            "(e.g. 'eq-3.1', 'line-2', 'part-1')")
 
 
 @dataclass(frozen=True)
@@ -334,7 +403,7 @@ class Chain:
         _check_label(self.label, "chain")
         object.__setattr__(self, "steps", tuple(self.steps))
         if not self.steps:
-            raise ValueError(f"chain {self.label!r} must have at least one step")
+            problem(f"chain {self.label!r} must have at least one step")
 
 
 @dataclass(frozen=True)
@@ -415,16 +484,16 @@ class Bound:
         if self.delta is not None:
             object.__setattr__(self, "delta", sp.sympify(self.delta))
         if self.form not in FORMS:
-            raise ValueError(f"form must be one of {FORMS}, got {self.form!r}")
+            problem(f"bound {self.label!r}: form must be one of {FORMS}, got {self.form!r}")
         if not _is_mechanism(self.mechanism):
-            raise ValueError(f"bound {self.label!r}: mechanism must be a "
-                             f"theory.mechanisms.Mechanism, got {self.mechanism!r}")
+            problem(f"bound {self.label!r}: mechanism must be a "
+                    f"theory.mechanisms.Mechanism, got {self.mechanism!r}")
         if self.profile and self.delta is None:
-            raise ValueError(f"bound {self.label!r}: an (epsilon, delta) claim (profile=True) "
-                             "needs delta")
+            problem(f"bound {self.label!r}: an (epsilon, delta) claim (profile=True) "
+                    "needs delta")
         if not self.profile and self.order is None:
-            raise ValueError(f"bound {self.label!r}: an RDP claim needs its order (the "
-                             "paper's Renyi-order symbol), or profile=True for (epsilon, delta)")
+            problem(f"bound {self.label!r}: an RDP claim needs its order (the "
+                    "paper's Renyi-order symbol), or profile=True for (epsilon, delta)")
 
     @property
     def kind(self) -> str:
@@ -492,29 +561,29 @@ class Rate:
         object.__setattr__(self, "depends_on", tuple(self.depends_on))
         for c in self.constants + self.depends_on:
             if not isinstance(c, sp.Symbol):
-                raise ValueError(f"rate {self.label!r}: constants and depends_on must be "
-                                 f"symbols, got {c!r}")
+                problem(f"rate {self.label!r}: constants and depends_on must be "
+                        f"symbols, got {c!r}")
         inside = set(self.expr.free_symbols)
         for h in self.hypotheses:
             if h.expr is not None:
                 inside |= h.expr.free_symbols
         for c in self.constants:
             if c not in inside:
-                raise ValueError(f"rate {self.label!r}: constant {c} occurs neither in expr "
-                                 "nor in a hypothesis")
+                problem(f"rate {self.label!r}: constant {c} occurs neither in expr "
+                        "nor in a hypothesis")
         if self.confidence is not None:
             object.__setattr__(self, "confidence", sp.sympify(self.confidence))
         object.__setattr__(self, "hypotheses", _as_assumptions(self.hypotheses))
         object.__setattr__(self, "problem_class", _as_classes(self.problem_class))
         if self.form not in FORMS:
-            raise ValueError(f"form must be one of {FORMS}, got {self.form!r}")
+            problem(f"rate {self.label!r}: form must be one of {FORMS}, got {self.form!r}")
         if not _is_mechanism(self.mechanism):
-            raise ValueError(f"rate {self.label!r}: mechanism must be a "
-                             f"theory.mechanisms.Mechanism, got {self.mechanism!r}")
+            problem(f"rate {self.label!r}: mechanism must be a "
+                    f"theory.mechanisms.Mechanism, got {self.mechanism!r}")
         from theory.metrics import Metric
         if not isinstance(self.metric, Metric):
-            raise ValueError(f"rate {self.label!r}: metric must be a theory.metrics.Metric, "
-                             f"got {self.metric!r}")
+            problem(f"rate {self.label!r}: metric must be a theory.metrics.Metric, "
+                    f"got {self.metric!r}")
 
     def describe(self) -> str:
         cls = ", ".join(c.name + "(" + ", ".join(sp.sstr(v) for v in c.params().values()) + ")"
@@ -551,8 +620,9 @@ def _as_classes(items) -> tuple:
     for c in items or ():
         c = c.cls if isinstance(c, Assumption) else c
         if not _is_problem_class(c):
-            raise ValueError(f"problem_class must hold theory.classes.ProblemClass instances, "
-                             f"got {c!r}")
+            problem(f"problem_class must hold theory.classes.ProblemClass instances, "
+                    f"got {c!r}")
+            continue
         out.append(c)
     return tuple(out)
 
@@ -562,6 +632,55 @@ RESULT_KINDS = ("def", "asm", "lem", "thm", "cor", "prop", "rem", "alg", "eq", "
 _ID = re.compile(r"^(?P<paper>[a-z0-9-]+):(?P<kind>[a-z]+)-(?P<number>[a-z0-9.]+)"
                  r"(?P<variant>\+[a-z0-9-]+)?$")
 _KEY = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+
+
+def id_problem(rid) -> str:
+    """One line saying why ``rid`` is not a result id, naming the offending characters
+    and the characters each part allows."""
+    rule = ("an id is KEY:KIND-NUMBER[+VARIANT]: KEY lower-case letters, digits and '-'; "
+            f"KIND one of {', '.join(RESULT_KINDS)}; NUMBER lower-case letters, digits and "
+            "'.'; VARIANT lower-case letters, digits and '-' (e.g. 'my-paper:cor-3.1', "
+            "'my-paper:thm-2+fix')")
+    if not isinstance(rid, str):
+        return f"result id must be a string, got {type(rid).__name__}; {rule}"
+    key, colon, rest = rid.partition(":")
+    why = []
+    if not colon:
+        why.append("no ':' between the paper key and the result")
+    else:
+        bad = _offending(key, "a-z0-9-")
+        if bad or not key:
+            why.append(f"key {key!r}: " + (bad or "empty"))
+        kind, dash, tail = rest.partition("-")
+        number, plus, variant = tail.partition("+")
+        if not dash:
+            why.append(f"no '-' between the kind and the number in {rest!r}")
+        elif kind not in RESULT_KINDS:
+            why.append(f"kind {kind!r} is not one of the kinds")
+        if dash:
+            bad = _offending(number, "a-z0-9.")
+            if bad or not number:
+                why.append(f"number {number!r}: " + (bad or "empty"))
+            if plus:
+                bad = _offending(variant, "a-z0-9-")
+                if bad or not variant:
+                    why.append(f"variant {variant!r}: " + (bad or "empty"))
+    return (f"result id {rid!r}: {'; '.join(why) or 'does not match the rule'} — {rule}")
+
+
+def _as_normalisations(items, what: str) -> tuple:
+    """``normalise`` as a tuple of symbols (a symbol, or ``Eq(symbol, 1)``, per item)."""
+    if isinstance(items, (sp.Symbol, sp.Equality)):
+        items = (items,)
+    out = []
+    for x in items or ():
+        if isinstance(x, sp.Equality) and x.rhs == 1 and isinstance(x.lhs, sp.Symbol):
+            x = x.lhs
+        if not isinstance(x, sp.Symbol):
+            problem(f"{what} must hold symbols (each set to 1 by convention), got {x!r}")
+            continue
+        out.append(x)
+    return tuple(out)
 
 
 @dataclass(frozen=True)
@@ -585,17 +704,20 @@ class Result:
     rates: tuple[Rate, ...] = ()
     note: str = ""
     variant_of: str | None = None
+    #: symbols set to 1 by a convention of this result ("Δ = 1 without loss of
+    #: generality"): the units check measures their dimension in their own unit
+    #: (:attr:`Paper.normalise` for a convention of the whole paper)
+    normalise: tuple = ()
 
     def __post_init__(self):
-        m = _ID.match(self.id or "")
+        m = _ID.match(self.id) if isinstance(self.id, str) else None
         if not m:
-            raise ValueError(f"result id must look like 'paper:kind-number' (lower case), "
-                             f"got {self.id!r}")
-        if m["kind"] not in RESULT_KINDS:
-            raise ValueError(f"result kind must be one of {RESULT_KINDS}, got {m['kind']!r} "
-                             f"in {self.id!r}")
-        if m["variant"] and not self.variant_of:
-            raise ValueError(f"{self.id}: a '+variant' id needs variant_of set")
+            problem(id_problem(self.id))
+        elif m["kind"] not in RESULT_KINDS:
+            problem(f"result id {self.id!r}: kind {m['kind']!r} is not one of "
+                    f"{', '.join(RESULT_KINDS)}")
+        elif m["variant"] and not self.variant_of:
+            problem(f"{self.id}: a '+variant' id needs variant_of set")
         object.__setattr__(self, "hypotheses", _as_assumptions(self.hypotheses))
         object.__setattr__(self, "statement", tuple(self.statement))
         object.__setattr__(self, "proof", tuple(self.proof))
@@ -603,10 +725,21 @@ class Result:
         object.__setattr__(self, "rates", tuple(self.rates))
         for b in self.bounds:
             if not isinstance(b, Bound):
-                raise ValueError(f"{self.id}: bounds must hold Bound objects, got {b!r}")
+                problem(f"{self.id}: bounds must hold Bound objects, got {b!r}")
         for r in self.rates:
             if not isinstance(r, Rate):
-                raise ValueError(f"{self.id}: rates must hold Rate objects, got {r!r}")
+                problem(f"{self.id}: rates must hold Rate objects, got {r!r}")
+        object.__setattr__(self, "bounds", tuple(b for b in self.bounds if isinstance(b, Bound)))
+        object.__setattr__(self, "rates", tuple(r for r in self.rates if isinstance(r, Rate)))
+        object.__setattr__(self, "normalise", _as_normalisations(self.normalise,
+                                                                 f"{self.id}: normalise"))
+
+    @property
+    def valid_id(self) -> bool:
+        """False only for a result built inside :func:`collecting_problems` with an id
+        that breaks the rule (its problem is recorded; nothing else can use it)."""
+        m = _ID.match(self.id) if isinstance(self.id, str) else None
+        return bool(m) and m["kind"] in RESULT_KINDS
 
     @property
     def paper(self) -> str:
@@ -648,13 +781,23 @@ class Paper:
     symbols: object = None
     roles: tuple = ()
     note: str = ""
+    #: symbols the paper sets to 1 "without loss of generality" (a sensitivity Δ = 1, a
+    #: smoothness L = 1): a convention of units, not a dimension mismatch — the units
+    #: check measures each one's dimension in its own unit (e.g. Θ in units of Δ)
+    normalise: tuple = ()
 
     def __post_init__(self):
         if not isinstance(self.key, str) or not _KEY.match(self.key):
-            raise ValueError(f"paper key must match {_KEY.pattern} (lower case), "
-                             f"got {self.key!r}")
+            why = ("" if not isinstance(self.key, str) or not self.key else
+                   _offending(self.key, "a-z0-9-") or
+                   f"must start with a letter or a digit, not {self.key[0]!r}")
+            problem(f"paper key {self.key!r}" + (f": {why}" if why else "") +
+                    "; a key is lower-case letters, digits and '-', starting with a letter "
+                    "or a digit (e.g. 'my-draft')")
         if isinstance(self.roles, dict):
             object.__setattr__(self, "roles", _freeze_roles(self.roles))
+        object.__setattr__(self, "normalise", _as_normalisations(self.normalise,
+                                                                 "Paper.normalise"))
 
     def role_map(self) -> dict:
         """``roles`` as a dict (``states`` as a tuple of dicts)."""
@@ -696,14 +839,48 @@ class Located:
 
 def walk_steps(result: Result, roles=None) -> Iterator[Located]:
     """Every step of a result (statement parts first, then the proof in order) with its
-    id ``<result>/<case path>/<label>`` and the hypotheses in force there.  With
-    ``roles`` (a paper's :attr:`Paper.roles`), the hypotheses in force include the
+    id and the hypotheses in force there (:func:`step_id`: ``<result>/<case
+    path>/<label>``, with the chain's label before a label that several chains use).
+    With ``roles`` (a paper's :attr:`Paper.roles`), the hypotheses in force include the
     relations they imply (:func:`in_force`)."""
     base = tuple(result.hypotheses)
     for s in result.statement:
         yield Located(f"{result.id}/{s.label}", s, in_force(result, base + s.given, s, roles),
                       ())
-    yield from _walk(result, result.proof, base, (), roles)
+    yield from _walk(result, result.proof, base, (), roles, repeated_labels(result))
+
+
+def repeated_labels(result: Result) -> frozenset:
+    """The (case path, label) pairs that more than one step of ``result`` uses at the same
+    place (statement parts count at the top).  A chain's step with such a label gets the
+    chain's label in its id (:func:`step_id`); any other repetition stays a duplicate id."""
+    seen: dict = {}
+    for s in result.statement:
+        seen[((), s.label)] = seen.get(((), s.label), 0) + 1
+
+    def walk(items, path):
+        for item in items:
+            if isinstance(item, Step):
+                seen[(path, item.label)] = seen.get((path, item.label), 0) + 1
+            elif isinstance(item, Chain):
+                for s in item.steps:
+                    seen[(path, s.label)] = seen.get((path, s.label), 0) + 1
+            elif isinstance(item, CaseSplit):
+                for case in item.cases:
+                    walk(case.proof, path + (case.label,))
+    walk(result.proof, ())
+    return frozenset(k for k, n in seen.items() if n > 1)
+
+
+def step_id(result_id: str, path: tuple[str, ...], label: str, chain: str | None = None,
+            repeated: frozenset = frozenset()) -> str:
+    """The id of a proof step: ``<result>/<case path>/<label>``; a step of chain
+    ``chain`` whose label another step at the same place also uses (``repeated``, from
+    :func:`repeated_labels`) is ``<result>/<case path>/<chain>/<label>`` — so two chains
+    may both have a step ``subst``, and every other id stays as it was."""
+    if chain is not None and (path, label) in repeated:
+        return _join(result_id, path + (chain,), label)
+    return _join(result_id, path, label)
 
 
 def in_force(result: Result, hyps, step: Step | None, roles=None) -> tuple[Assumption, ...]:
@@ -731,20 +908,20 @@ def in_force(result: Result, hyps, step: Step | None, roles=None) -> tuple[Assum
                                            kinds=kinds))
 
 
-def _walk(result, items, hyps, path, roles) -> Iterator[Located]:
+def _walk(result, items, hyps, path, roles, repeated=frozenset()) -> Iterator[Located]:
     prefix = result.id
     for item in items:
         if isinstance(item, Step):
-            yield Located(_join(prefix, path, item.label), item,
+            yield Located(step_id(prefix, path, item.label), item,
                           in_force(result, hyps + item.given, item, roles), path)
         elif isinstance(item, Chain):
             for s in item.steps:
-                yield Located(_join(prefix, path, s.label), s,
+                yield Located(step_id(prefix, path, s.label, item.label, repeated), s,
                               in_force(result, hyps + s.given, s, roles), path)
         elif isinstance(item, CaseSplit):
             for case in item.cases:
                 yield from _walk(result, case.proof, hyps + item.given + case.condition,
-                                 path + (case.label,), roles)
+                                 path + (case.label,), roles, repeated)
         else:
             raise TypeError(f"unknown proof item {item!r}")
 

@@ -74,10 +74,9 @@ class SymbolTable:
             old = self.base.info(name)
         if old is not None:
             if old.symbol != sym or sp.simplify(old.dim - dim) != 0:
-                raise ValueError(
-                    f"quantity {name!r} already declared in table {old.table!r} with dimension "
-                    f"{old.dim} and assumptions {old.symbol.assumptions0}; got dimension {dim} "
-                    f"and {sym.assumptions0}")
+                from theory.model import problem
+                problem(_clash(name, old, sym, dim, own=old.table == self.key))
+                return sym
             return old.symbol
         self._own[name] = QuantityInfo(sym, dim, description, latex or sp.latex(sym), self.key)
         return sym
@@ -115,6 +114,40 @@ class SymbolTable:
 
     def __repr__(self) -> str:
         return f"SymbolTable({self.key!r}, {len(self._own)} quantities)"
+
+
+#: the assumptions worth naming, strongest first within each group
+_SIGNS = ("positive", "nonnegative", "negative", "nonpositive", "zero")
+
+
+def describe_assumptions(sym: sp.Symbol) -> str:
+    """A symbol's assumptions in a few words ("positive integer", "real")."""
+    a = sym.assumptions0
+    words = [next((w for w in _SIGNS if a.get(w)), "real" if a.get("real") else "")]
+    if a.get("integer"):
+        words.append("integer")
+    return " ".join(w for w in words if w) or "no assumptions"
+
+
+def _clash(name: str, old: "QuantityInfo", sym: sp.Symbol, dim, *, own: bool) -> str:
+    """One line: ``name`` is declared already (in this table, or reserved by the base
+    table) with another dimension or other assumptions, and what to do."""
+    mine = describe_assumptions(sym)
+    theirs = describe_assumptions(old.symbol)
+    if mine == theirs and old.symbol != sym:     # they differ in a rarer assumption
+        keys = sorted(k for k in set(sym.assumptions0) | set(old.symbol.assumptions0)
+                      if sym.assumptions0.get(k) != old.symbol.assumptions0.get(k))[:3]
+        theirs = ", ".join(f"{k}={old.symbol.assumptions0.get(k)}" for k in keys)
+        mine = ", ".join(f"{k}={sym.assumptions0.get(k)}" for k in keys)
+    if own:
+        return (f"quantity {name!r} is declared twice in table {old.table!r}: first as "
+                f"{old.description!r} (dimension {old.dim}, {theirs}), now with dimension "
+                f"{dim} ({mine}); within a paper a name has one meaning — give the second "
+                "quantity another name")
+    return (f"quantity {name!r} (dimension {dim}, {mine}) is reserved: the base table "
+            f"(theory.quantities) declares {name!r} as {old.description!r} (dimension "
+            f"{old.dim}, {theirs}); use theory.quantities.{name} as it is, or give yours "
+            f"another name (e.g. {name + '_'!r})")
 
 
 #: The quantities shared by every paper.

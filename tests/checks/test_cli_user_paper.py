@@ -245,11 +245,11 @@ def test_lint_more_mistakes(tmp_path, capsys, forget_test_oracle):
 @pytest.mark.parametrize("name,text,expect", [
     ("syntax.py", "import sympy\ndef broken(:\n", "SyntaxError"),
     ("no_paper.py", "X = 1\n", "must define PAPER and RESULTS"),
-    ("bad_label.py", "from theory.model import Step\nS = Step('Eq 1', 1, '<=', 2)\n",
-     "bad_label.py:2: ValueError: step label"),
     ("raises.py", "raise RuntimeError('boom')\n", "RuntimeError: boom"),
 ])
 def test_lint_unloadable_file_is_one_line_exit_2(tmp_path, capsys, name, text, expect):
+    """(A file with a bad label and no PAPER: tests/checks/test_user_path.py — lint lists
+    the label's problem on stdout, then this one line.)"""
     path = tmp_path / name
     path.write_text(text)
     code, out, err = _run(capsys, "lint", path)
