@@ -33,7 +33,7 @@ import sympy as sp
 SCOPES = ("loss", "objective", "noise")
 ROLES = ("gap", "dist", "grad_norm", "diam", "noise_sq", "noise_abs")
 #: roles that are not a state's quantity (:func:`implied_hypotheses`)
-META_ROLES = ("renyi_order", "probability", "conditional", "states")
+META_ROLES = ("renyi_order", "probability", "conditional", "states", "random", "aggregates")
 
 
 def _expr(x):
@@ -315,7 +315,7 @@ def classes_in(assumptions) -> tuple[ProblemClass, ...]:
     return tuple(out)
 
 
-IMPLIED_KINDS = ("class", "jensen", "order", "probability", "conditional")
+IMPLIED_KINDS = ("class", "jensen", "order", "probability", "conditional", "law", "aggregate")
 
 #: str() of SymPy relations, memoised: the same hypotheses are printed for every step of a
 #: result, and printing dominated a warm (cached) verify
@@ -345,7 +345,11 @@ def implied_hypotheses(assumptions, roles, present=None, orders=(), kinds=None) 
       result's RDP bounds);
     * a probability lies in [0, 1] (``roles["probability"]``);
     * a conditional expectation is taken on an event of positive probability
-      (``roles["conditional"]``: pairs (expectation symbol, event probability)).
+      (``roles["conditional"]``: pairs (expectation symbol, event probability));
+    * what holds for every law of a declared random variable (``roles["random"]``:
+      support bounds transferred to moments, Jensen, Cauchy–Schwarz, moment ordering —
+      :func:`theory.stochastic.law_relations`) and what the definition of a declared
+      aggregate implies (``roles["aggregates"]``), tagged ``LAW``.
 
     ``present``: the symbols in play; a relation is granted only when every role symbol
     it involves is in play (the class parameters need not be).  None: no filter.
@@ -405,6 +409,14 @@ def implied_hypotheses(assumptions, roles, present=None, orders=(), kinds=None) 
     for p in (listed("probability") if "probability" in kinds else ()):
         add(sp.Ge(p, 0), f"implied: {p} is a probability")
         add(sp.Le(p, 1), f"implied: {p} is a probability")
+    if present is not None:
+        from theory.stochastic import aggregate_relations, law_relations
+        for rv in (roles.get("random", ()) if "law" in kinds else ()):
+            for rel, source in law_relations(rv, present):
+                add(rel, source, Tag.LAW)
+        for ag in (roles.get("aggregates", ()) if "aggregate" in kinds else ()):
+            for rel, source in aggregate_relations(ag, present):
+                add(rel, source, Tag.LAW)
     for e, p in (conds if "conditional" in kinds else ()):
         if present is None or e.free_symbols <= set(present):
             rel = sp.Gt(p, 0)

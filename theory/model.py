@@ -131,6 +131,9 @@ class Tag(str, enum.Enum):
     CLASS = "class"          # granted by the engine: implied by a typed class in force
     ROLE = "role"            # granted by the engine: a Rényi order > 1, a probability in
     #                          [0, 1], Jensen on noise moments, a conditioning event > 0
+    LAW = "law"              # granted by the engine: holds for every law of a declared
+    #                          random variable (support bounds, Jensen, Cauchy–Schwarz,
+    #                          moment ordering) or by the definition of a declared aggregate
 
 
 @dataclass(frozen=True)
@@ -171,8 +174,9 @@ class Assumption:
 
     @property
     def implied(self) -> bool:
-        """Granted by the engine (a class's or a role's consequence), not printed."""
-        return self.tag in (Tag.CLASS, Tag.ROLE)
+        """Granted by the engine (a class's, a role's, a law's or an aggregate's
+        consequence), not printed."""
+        return self.tag in (Tag.CLASS, Tag.ROLE, Tag.LAW)
 
     @property
     def is_relational(self) -> bool:
@@ -773,7 +777,14 @@ class Paper:
     ``probability`` (symbols that are probabilities: in [0, 1]), ``conditional`` (pairs
     (conditional expectation, probability of its event): the event has positive
     probability wherever the expectation is used) and ``states`` (more role maps for
-    other iterates or aggregates, e.g. ``{"gap": min_sqrt_gap**2}``)."""
+    other iterates or aggregates, e.g. ``{"gap": min_sqrt_gap**2}``).
+
+    ``random`` declares the random variables whose moments the paper writes as stand-in
+    symbols (:class:`theory.stochastic.RandomVariable`: support, moment constraints,
+    stand-in = E[integrand]); ``aggregates`` the quantities of a trajectory defined by
+    their terms (:class:`theory.stochastic.Aggregate`: sums of weights, counts of
+    indices, minima over iterates).  The engine grants what they imply (tag ``LAW``) and
+    realises a witness over them by a law, or a sequence of terms."""
 
     key: str
     title: str
@@ -785,6 +796,10 @@ class Paper:
     #: smoothness L = 1): a convention of units, not a dimension mismatch — the units
     #: check measures each one's dimension in its own unit (e.g. Θ in units of Δ)
     normalise: tuple = ()
+    #: random variables whose moments are stand-ins (:class:`theory.stochastic.RandomVariable`)
+    random: tuple = ()
+    #: quantities of a trajectory defined by their terms (:class:`theory.stochastic.Aggregate`)
+    aggregates: tuple = ()
 
     def __post_init__(self):
         if not isinstance(self.key, str) or not _KEY.match(self.key):
@@ -798,10 +813,24 @@ class Paper:
             object.__setattr__(self, "roles", _freeze_roles(self.roles))
         object.__setattr__(self, "normalise", _as_normalisations(self.normalise,
                                                                  "Paper.normalise"))
+        from theory.stochastic import Aggregate, RandomVariable
+        for what, typ in (("random", RandomVariable), ("aggregates", Aggregate)):
+            items = getattr(self, what)
+            items = (items,) if isinstance(items, typ) else tuple(items or ())
+            for x in items:
+                if not isinstance(x, typ):
+                    problem(f"Paper.{what} must hold {typ.__name__} objects, got {x!r}")
+            object.__setattr__(self, what, tuple(x for x in items if isinstance(x, typ)))
 
     def role_map(self) -> dict:
-        """``roles`` as a dict (``states`` as a tuple of dicts)."""
-        return thaw_roles(self.roles)
+        """``roles`` as a dict (``states`` as a tuple of dicts), with the declared random
+        variables (``random``) and aggregates (``aggregates``) where there are any."""
+        out = thaw_roles(self.roles)
+        if self.random:
+            out["random"] = self.random
+        if self.aggregates:
+            out["aggregates"] = self.aggregates
+        return out
 
 
 def _freeze_roles(roles: dict) -> tuple:
