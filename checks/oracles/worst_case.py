@@ -43,9 +43,10 @@ from types import SimpleNamespace
 import mpmath
 import numpy as np
 import sympy as sp
-from scipy.optimize import linprog
 
 from checks.claim import lambdify
+from checks.laws import (grid as _grid, holds50 as _holds50, lp_min as _lp_min,
+                         near as _near, rat as _rat)
 from checks.oracles.exists import edges
 from checks.plugins import step_oracle
 from checks.statements import Space
@@ -99,23 +100,6 @@ def linearise(slack: sp.Expr, standins: dict, integrands: dict) -> sp.Expr:
     return out
 
 
-def _lp_min(values: np.ndarray, moments: np.ndarray):
-    """min Σ p_i v_i  s.t. Σ p_i = 1, Σ p_i m_ki = 0, p ≥ 0 → (value, p) or None."""
-    n = values.shape[0]
-    # rows and objective scaled to O(1): HiGHS' tolerances are absolute
-    if moments.size:
-        moments = moments / np.maximum(np.max(np.abs(moments), axis=1, keepdims=True), 1e-300)
-    vscale = max(float(np.max(np.abs(values))), 1e-300)
-    values = values / vscale
-    A = np.vstack([np.ones((1, n)), moments]) if moments.size else np.ones((1, n))
-    b = np.zeros(A.shape[0])
-    b[0] = 1.0
-    res = linprog(values, A_eq=A, b_eq=b, bounds=(0, None), method="highs")
-    if res.status != 0:
-        return None
-    return float(res.fun) * vscale, res.x
-
-
 class _Law:
     """The compiled pieces of one step: integrand, moments and support as numpy functions
     of (coords…, params…)."""
@@ -158,25 +142,6 @@ class _Law:
         return ok, v, np.array(ms) if ms else np.zeros((0, pts.shape[0]))
 
 
-def _grid(bounds, n):
-    axes = [np.unique(np.concatenate([np.linspace(lo, hi, n), [lo, hi, 0.0 if lo < 0 < hi else lo]]))
-            for lo, hi in bounds]
-    mesh = np.meshgrid(*axes, indexing="ij")
-    return np.stack([m.ravel() for m in mesh], axis=1)
-
-
-def _near(atoms, bounds, n):
-    out = []
-    for a in atoms:
-        axes = []
-        for x, (lo, hi) in zip(a, bounds):
-            w = (hi - lo) / (GRID - 1)
-            axes.append(np.clip(np.linspace(x - w, x + w, n), lo, hi))
-        mesh = np.meshgrid(*axes, indexing="ij")
-        out.append(np.stack([m.ravel() for m in mesh], axis=1))
-    return np.vstack(out) if out else np.zeros((0, len(bounds)))
-
-
 def worst_at(law: _Law, pv, grid: int = GRID, passes: int = 2
              ) -> tuple[float, np.ndarray, np.ndarray, float] | None:
     """(min E[slack], atoms, probabilities, scale) at the parameter values ``pv``."""
@@ -200,27 +165,8 @@ def worst_at(law: _Law, pv, grid: int = GRID, passes: int = 2
         scale = float(np.max(mag[np.isfinite(mag)], initial=0.0)) or 1.0
         if best is None or val < best[0]:
             best = (val, atoms, probs, scale)
-        pts = np.vstack([pts_ok, _near(atoms, bounds, REFINE)])
+        pts = np.vstack([pts_ok, _near(atoms, bounds, REFINE, GRID)])
     return best
-
-
-def _rat(x: float) -> sp.Rational:
-    return sp.Rational(Fraction(x).limit_denominator(10**12))
-
-
-def _holds50(rel, sub) -> bool | None:
-    r = rel.subs(sub)
-    if r in (sp.true, sp.false):
-        return bool(r)
-    if isinstance(r, sp.And):
-        return all(_holds50(a, {}) for a in r.args)
-    if isinstance(r, sp.core.relational.Relational):
-        a, b = sp.N(r.lhs, _DPS), sp.N(r.rhs, _DPS)
-        try:
-            return bool(r.func(a, b))
-        except TypeError:
-            return None
-    return None
 
 
 def certify(integrand, moments, support, coords, params: dict, atoms, hyps, widths=None):
