@@ -584,7 +584,7 @@ def cmd_show(args) -> int:
         if s.instance:
             console.print("    realised by:")
             for k, v in s.instance.items():
-                console.print(f"      {k}: {v}")
+                console.print(f"      {k}: {v}", markup=False, highlight=False)
         for rd in s.readings or ():
             tag = ("[bold yellow]depends on the reading[/] — " if rd["verdict"] != s.verdict.value
                    else "")
@@ -604,6 +604,10 @@ def cmd_show(args) -> int:
     if sv.witness:
         console.print("    witness: " + ", ".join(f"{k} = {v}" for k, v in sv.witness.items()),
                       markup=False, highlight=False)
+    if sv.instance:
+        console.print("    realised by:")
+        for k, v in sv.instance.items():
+            console.print(f"      {k}: {v}", markup=False, highlight=False)
     return EXIT_OK
 
 

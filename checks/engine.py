@@ -241,11 +241,15 @@ def _check_reading(loc: Located, rd, opts: Options, roles) -> dict:
             "instance": r.instance}
 
 
-def realised(out: ClaimOutcome, claim: Claim, hyps, roles, opts: Options) -> tuple:
-    """(outcome, instance): a REFUTED outcome whose witness speaks of role quantities
-    keeps its verdict only if :func:`checks.realise.realise` builds an instance attaining
-    it; otherwise the search goes on (a few more seeds, each witness realised), and the
-    row ends UNCHECKED with the reason when no witness is an instance."""
+def realised(out: ClaimOutcome, claim: Claim, hyps, roles, opts: Options,
+             line=None) -> tuple:
+    """(outcome, instance): a REFUTED outcome whose witness speaks of role quantities,
+    moments of a declared random variable or declared aggregates keeps its verdict only
+    if :func:`checks.realise.realise` builds an instance attaining it; otherwise the
+    search goes on over realisable points — laws (:func:`law_search`, when the ``line``
+    speaks of declared moments), else a few more seeds, each witness realised — and the
+    row ends SUPPORTED (no realisable witness breaks the line) or UNCHECKED with the
+    reason when no witness is an instance."""
     if out.verdict is not Verdict.REFUTED or not out.counterexample or not roles:
         return out, None
     from checks import realise
@@ -255,6 +259,10 @@ def realised(out: ClaimOutcome, claim: Claim, hyps, roles, opts: Options) -> tup
     if rz.ok:
         return out, rz.instance
     first_why = rz.why
+    if line is not None:
+        got = law_search(line, hyps, roles, opts, claim, unrealised=(out, first_why))
+        if got is not None:
+            return got
     base = claim.seed(opts.seed)
     for k in range(1, REALISE_RETRIES + 1):
         try:
@@ -277,11 +285,75 @@ def realised(out: ClaimOutcome, claim: Claim, hyps, roles, opts: Options) -> tup
                         out.samples), None
 
 
+def law_search(line, hyps, roles, opts: Options, claim: Claim,
+               unrealised: tuple | None = None, prior: ClaimOutcome | None = None):
+    """The search over realisable points of a line that speaks of moments of a declared
+    random variable (:func:`checks.laws.search_laws`): (outcome, instance), or None when
+    it does not apply.  A law breaking the line makes the row REFUTED (its witness the
+    parameters and the law, re-checked at 50 digits, and realised for its role
+    quantities and aggregates too); otherwise the row is SUPPORTED — ``unrealised``:
+    (outcome, why) of a scalar witness no law attains — or keeps ``prior``'s verdict
+    with the laws searched added to its detail."""
+    rvs = (roles or {}).get("random")
+    if not rvs:
+        return None
+    from checks import laws, realise
+    starts = [p for p in ((unrealised[0].counterexample if unrealised else None),
+                          (prior.where if prior else None)) if p]
+    try:
+        ls = laws.search_laws(line, hyps, rvs, budget=opts.budget,
+                              seed=claim.seed(opts.seed), starts=starts)
+    except Exception as exc:  # noqa: BLE001 - an expression the LP cannot evaluate
+        if unrealised is None:
+            return None
+        ls = laws.LawSearch(None, None, f"the search over laws failed: "
+                                        f"{type(exc).__name__}: {_short(str(exc))}")
+    if ls is None:
+        return None
+    if ls.counterexample is not None:
+        # the law is the witness's own: the role quantities and aggregates remain
+        rest = {k: v for k, v in (roles or {}).items() if k != "random"}
+        rz = realise.realise(ls.counterexample, hyps, rest)
+        if not rz.applies or rz.ok:
+            inst = dict(ls.instance or {})
+            inst.update(rz.instance if rz.applies else {})
+            note = ""
+            if unrealised is not None:
+                cx = ", ".join(f"{k}={v}" for k, v in unrealised[0].counterexample.items())
+                note = (f" (the scalar search's witness {cx} is no instance: "
+                        f"{unrealised[1]})")
+            return ClaimOutcome(Verdict.REFUTED, "law-search+mpmath", ls.detail + note,
+                                ls.counterexample, None, None, ls.points), inst
+        ls = laws.LawSearch(None, None, f"{ls.detail}; but its witness is no instance: "
+                                        f"{rz.why}", ls.points)
+    if unrealised is not None:
+        out, why = unrealised
+        cx = ", ".join(f"{k}={v}" for k, v in out.counterexample.items())
+        return ClaimOutcome(Verdict.SUPPORTED, "search+laws",
+                            f"the scalar search violates the step at {cx}, but no law "
+                            f"realises it ({why}); the search over realisable points: "
+                            f"{ls.detail} — not reported as REFUTED", None, ls.best, None,
+                            out.samples + ls.points), None
+    if prior is not None:
+        return ClaimOutcome(prior.verdict, prior.method,
+                            f"{prior.detail}; the search over realisable points: "
+                            f"{ls.detail}", None, prior.slack, prior.where,
+                            prior.samples + ls.points), None
+    return None
+
+
 def _class_implied(h) -> bool:
-    """An implied relation between state quantities (from a typed class): the prover and
-    the fallback search leave these out; a witness must then be realised by an instance,
+    """An implied relation between state quantities (from a typed class) or between
+    moments and aggregates (from a declared law or definition): the prover and the
+    fallback search leave these out; a witness must then be realised by an instance,
     which satisfies them by construction."""
-    return h.tag is Tag.CLASS
+    return h.tag in (Tag.CLASS, Tag.LAW)
+
+
+def _speaks_of_moments(claim: Claim, roles) -> bool:
+    """True when the claim uses a stand-in of a declared random variable."""
+    syms = set(claim.symbols) | {s for s, _ in claim.definitions}
+    return any(set(rv.standins) & syms for rv in (roles or {}).get("random", ()))
 
 
 #: further searches (new seeds) when a witness is not realised by any instance
@@ -335,7 +407,13 @@ def _check_step(loc: Located, opts: Options | None = None, *, definition: bool =
         core = step_claim(st.lhs, st.rel, st.rhs,
                           [h for h in loc.hypotheses if not _class_implied(h)])
     out = judge_claim(claim, opts, core)
-    out, instance = realised(out, claim, loc.hypotheses, roles, opts)
+    line = st.rel.sympy(st.lhs, st.rhs)
+    out, instance = realised(out, claim, loc.hypotheses, roles, opts, line)
+    if out.verdict in (Verdict.SUPPORTED, Verdict.UNCHECKED) and out.method != \
+            "search+laws" and _speaks_of_moments(claim, roles):
+        got = law_search(line, loc.hypotheses, roles, opts, claim, prior=out)
+        if got is not None:
+            out, instance = got
     rep = _report(loc.id, st.eq, kind, out, time.perf_counter() - t0)
     rep.instance = instance
     return rep
@@ -525,15 +603,15 @@ def plan(result: Result) -> list[PlannedCheck]:
 
 
 def roles_of(result: Result):
-    """The roles its paper declares (:attr:`theory.model.Paper.roles`), plus every symbol
-    its table describes as a Rényi order (a ``renyi_order``), or None."""
-    from theory.model import thaw_roles
+    """The roles its paper declares (:attr:`theory.model.Paper.roles`, with its declared
+    random variables and aggregates: :meth:`~theory.model.Paper.role_map`), plus every
+    symbol its table describes as a Rényi order (a ``renyi_order``), or None."""
     from theory.registry import paper
     try:
         p = paper(result.paper)
     except KeyError:
         return None
-    roles = thaw_roles(p.roles)
+    roles = p.role_map()
     orders = list(roles.get("renyi_order", ()))
     try:
         for info in (p.symbols.declared().values() if p.symbols is not None else ()):
@@ -835,10 +913,23 @@ def check_result(result: Result, *, budget: int = DEFAULT_BUDGET, seed: int = DE
             if progress is not None:
                 progress(pc.id)
     rep.steps = [done[pc.id] for pc in planned if done[pc.id] is not None]
+    _instances(rep)
     from checks.verdict import first_broken
     rep.first_broken = first_broken(rep.steps, [pc.id for pc in planned if pc.part is not None])
     rep.seconds = time.perf_counter() - t0
     return rep
+
+
+def _instances(rep: ResultReport) -> None:
+    """Every REFUTED row and a VIOLATED statement show the instance behind their witness
+    (:func:`checks.realise.witness_instance`) where no realisation described one."""
+    from checks import realise
+    for s in rep.steps:
+        if s.verdict is Verdict.REFUTED and s.counterexample and not s.instance:
+            s.instance = realise.witness_instance(s)
+    st = rep.statement
+    if st.verdict is StatementVerdict.VIOLATED and st.witness and not st.instance:
+        st.instance = realise.scenario_instance(st.witness)
 
 
 def _statement_part(result: Result, pc: PlannedCheck, rows: list[StepReport], outcomes,

@@ -269,11 +269,152 @@ def _ray_point(fn, target_gap, t_max):
 
 # --------------------------------------------------------------------------------------
 def realise(witness: dict, hypotheses, roles) -> Realisation:
-    """Build and re-evaluate an instance attaining ``witness`` (symbol name → value) for
-    the role quantities of ``roles`` under the classes among ``hypotheses``."""
+    """Build and re-evaluate an instance attaining ``witness`` (symbol name → value): for
+    the role quantities of ``roles`` under the classes among ``hypotheses`` (an objective,
+    points, a domain, a noise law), for the moments of the declared random variables
+    (``roles["random"]``: a finitely supported law, :func:`checks.laws.realise_moments`)
+    and for the declared aggregates (``roles["aggregates"]``: a sequence of terms,
+    :func:`realise_aggregates`).  ``applies`` when any of them speaks of the witness;
+    ``ok`` when every one that does is realised."""
+    from checks import laws
     roles = thaw_roles(roles or {})
     with mpmath.workdps(DPS + 10):
-        return _realise(witness, hypotheses, roles)
+        parts = [_realise(witness, hypotheses, roles),
+                 laws.realise_moments(witness, roles.get("random", ())),
+                 realise_aggregates(witness, roles.get("aggregates", ()))]
+    parts = [p for p in parts if p.applies]
+    if not parts:
+        return Realisation(applies=False)
+    bad = [p for p in parts if not p.ok]
+    if bad:
+        return Realisation(True, False, why=bad[0].why)
+    inst: dict = {}
+    for p in parts:
+        inst.update(p.instance)
+    return Realisation(True, True, inst)
+
+
+def realise_aggregates(witness: dict, aggregates) -> Realisation:
+    """The witness's value of each declared aggregate (:class:`theory.stochastic.Aggregate`)
+    realised by a sequence of terms: the number of indices evaluated at the witness (an
+    integer), the terms the definition fixes one by one at a value in their range, the
+    others in the common range — equal where one value fits, else some at an end and one
+    in between (a sum), at the aggregate's value (a minimum or maximum) — and the
+    aggregate of those terms compared with the witness's value exactly."""
+    env = {}
+    for k, v in (witness or {}).items():
+        try:
+            env[k] = parse_value(v)
+        except Exception:
+            continue
+    out = Realisation(applies=False)
+    for ag in aggregates or ():
+        if ag.symbol.name not in env:
+            continue
+        out.applies = True
+        ok, text = _terms(ag, env)
+        if not ok:
+            return Realisation(True, False, why=text)
+        out.instance[f"terms of {ag.symbol}"] = text
+    out.ok = out.applies
+    return out
+
+
+def _exact(e, env):
+    """``e`` at the witness, exactly (None when a symbol is missing)."""
+    e = sp.sympify(e)
+    names = {s.name for s in e.free_symbols}
+    if not names <= set(env):
+        return None
+    return sp.nsimplify(e.subs({s: env[s.name] for s in e.free_symbols}))
+
+
+def _terms(ag, env):
+    """(True, a description of terms realising ``ag`` at the witness) or (False, why none
+    does)."""
+    S = _exact(ag.symbol, env)
+    n = _exact(ag.count, env)
+    if n is None or not n.is_Integer or n < 1:
+        return False, (f"{ag.symbol}: the number of indices {sp.sstr(ag.count)} is not a positive "
+                f"integer at the witness")
+    n = int(n)
+    lo, hi = (None if b is None else _exact(b, env) for b in ag.bounds)
+    if (ag.bounds[0] is not None and lo is None) or (ag.bounds[1] is not None and hi is None):
+        return False, f"{ag.symbol}: the range of its terms is not fixed by the witness"
+    fixed: dict = {}
+    for i, tlo, thi in ag.terms:
+        pos = ag.position(i, n)
+        if pos is None or not 0 <= pos < n:
+            continue
+        a = lo if tlo is None else _exact(tlo, env)
+        b = hi if thi is None else _exact(thi, env)
+        if (tlo is not None and a is None) or (thi is not None and b is None):
+            return False, f"{ag.symbol}: the range of term {i} is not fixed by the witness"
+        if pos in fixed:                          # two declarations of one term
+            a0, b0 = fixed[pos]
+            a = a0 if a is None else (a if a0 is None else sp.Max(a, a0))
+            b = b0 if b is None else (b if b0 is None else sp.Min(b, b0))
+        fixed[pos] = (a, b)
+    for pos, (a, b) in fixed.items():
+        if a is not None and b is not None and a > b:
+            return False, (f"{ag.symbol}: term {pos} must lie in [{a}, {b}], which is empty at the "
+                    "witness")
+    free = n - len(fixed)
+    name = f"{ag.term or 'term'}"
+    if ag.op in ("sum", "count"):
+        tlo = [(a if a is not None else lo) for a, _ in fixed.values()]
+        thi = [(b if b is not None else hi) for _, b in fixed.values()]
+        if any(x is None for x in tlo + thi) or (free and (lo is None or hi is None)):
+            return False, f"{ag.symbol}: a term's range is unbounded; no sequence chosen"
+        low = sum(tlo, sp.Integer(0)) + free * (lo if free else 0)
+        high = sum(thi, sp.Integer(0)) + free * (hi if free else 0)
+        if not (low <= S <= high):
+            return False, (f"{ag.symbol} = {S} is outside [{low}, {high}], the sums its terms can "
+                    "have at the witness")
+        # every term from its lower end, raised in turn toward its upper end
+        vals = {pos: a for pos, a in zip(fixed, tlo)}
+        rest = S - low
+        for pos, b in zip(fixed, thi):
+            step = sp.Min(rest, b - vals[pos])
+            vals[pos] += step
+            rest -= step
+        if free and ag.open_lower and rest == 0:
+            # the free terms must lie strictly above their lower end: take it from the
+            # fixed terms raised above their lower ends, if any can give
+            give = [pos for pos, a in zip(fixed, tlo) if vals[pos] > a]
+            if not give:
+                return False, (f"{ag.symbol} = {S}: the terms not fixed one by one must lie "
+                        f"strictly above {lo}, and no fixed term can give way")
+            d = (vals[give[0]] - tlo[list(fixed).index(give[0])]) / 2
+            vals[give[0]] -= d
+            rest += d
+        common = lo + (rest / free if free else 0)
+        if free and not (lo <= common <= hi) or (free and ag.open_lower and common <= lo):
+            return False, f"{ag.symbol}: no common value of the free terms fits"
+        if ag.op == "count" and free and common not in (0, 1):
+            return False, f"{ag.symbol}: a count needs the indices split into 0s and 1s"
+        if not free and rest != 0:
+            return False, f"{ag.symbol}: the fixed terms cannot sum to {S}"
+        total = sum(vals.values(), sp.Integer(0)) + free * common
+        if sp.simplify(total - S) != 0:
+            return False, f"{ag.symbol}: the chosen terms sum to {total}, not {S}"
+        desc = [f"{name} at position {pos} = {v}" for pos, v in sorted(vals.items())]
+        if free:
+            desc.append(f"the other {free} terms = {sp.nsimplify(common)} each")
+        return True, (f"{ag.describe()}: n = {n}; " + "; ".join(desc)
+                + f"; {ag.op} = {S} (exact)")
+    # min / max: one term at the value, the others on the right side of it
+    for pos, (a, b) in fixed.items():
+        if (b is not None and b < S and ag.op == "min") or \
+                (a is not None and a > S and ag.op == "max"):
+            return False, f"{ag.symbol} = {S}: term {pos} cannot be on the right side of it"
+    if (lo is not None and S < lo) or (hi is not None and S > hi):
+        return False, f"{ag.symbol} = {S} is outside the range of its terms"
+    if not free and not any((a is None or a <= S) and (b is None or S <= b)
+                            for a, b in fixed.values()):
+        return False, f"{ag.symbol} = {S}: no term can take that value"
+    return True, (f"{ag.describe()}: n = {n}; one term = {S}, the others "
+            f"{'≥' if ag.op == 'min' else '≤'} {S} within their ranges; {ag.op} = {S}")
 
 
 def _realise(witness, hypotheses, roles) -> Realisation:
@@ -391,3 +532,55 @@ def _noise(nsq, nabs):
         r = mpmath.sqrt(nsq)
         return f"a = ±{_fmt(r)}·e₁ w.p. 1/2 each (E‖a‖² = {_fmt(r ** 2)})"
     return f"a = ±{_fmt(nabs)}·e₁ w.p. 1/2 each (E‖a‖ = {_fmt(nabs)})"
+
+
+# --------------------------------------------------------------------------------------
+# the instance of every finding (what a reviewer re-computes)
+def _is_value(v) -> bool:
+    try:
+        return bool(parse_value(v).is_number)
+    except Exception:
+        return False
+
+
+#: witness entries of a typed statement's scenario (the rest are its parameters)
+_SCENARIO_KEYS = ("scenario", "method", "path", "statement_label", "order", "fails_in")
+
+
+def scenario_instance(witness: dict) -> dict:
+    """The instance of a typed statement's witness (a VIOLATED statement, a row that takes
+    its outcome): the scenario, how its truth was computed, and the truth against the
+    bound."""
+    w = witness or {}
+    out = {k: str(w[k]) for k in _SCENARIO_KEYS if k in w}
+    if "truth_max" in w or "bound" in w:
+        t = (f"truth {w.get('truth_max', '?')} (add {w.get('truth_add', '?')}, remove "
+             f"{w.get('truth_remove', '?')}, error ± {w.get('truth_error', '?')}) > bound "
+             f"{w.get('bound', '?')}")
+        out["truth"] = t
+    params = [k for k, v in w.items() if k not in _SCENARIO_KEYS and not k.startswith(
+        ("truth", "bound")) and _is_value(v)]
+    if params:
+        out["parameters"] = ", ".join(f"{k} = {w[k]}" for k in params)
+    return out
+
+
+def witness_instance(step) -> dict:
+    """The instance behind a REFUTED row that no realisation described
+    (:class:`checks.verdict.StepReport`): a typed statement's scenario, the objects a step
+    oracle evaluated (a law, a loss, an order of the pair — the text entries of its
+    witness), or, for a scalar row, the witness itself: every symbol is a number the
+    hypotheses in force allow and none is a declared state role, moment or aggregate."""
+    cx = step.counterexample or {}
+    if step.method == "statement" or "scenario" in cx:
+        return scenario_instance(cx)
+    text = {k: str(v) for k, v in cx.items() if not _is_value(v)}
+    if step.method.startswith("oracle:"):
+        out = dict(text)
+        out["check"] = (f"evaluated by the {step.method[len('oracle:'):]} oracle on this "
+                        "instance (its detail gives the evidence)")
+        return out
+    return {"point": "the witness itself: every symbol is a number the hypotheses in force "
+                     "allow; none is a declared state role, moment or aggregate",
+            "check": "every hypothesis in force and the negated line re-checked at 50 and "
+                     "80 digits, with exact signs"}

@@ -98,8 +98,10 @@ class StepReport:
         if self.counterexample:
             w = "witness " + ", ".join(f"{k}={v}" for k, v in self.counterexample.items())
             if self.instance:
-                w += " — realised by " + "; ".join(
-                    self.instance[k] for k in ("f", "θ") if k in self.instance)
+                shown = [self.instance[k] for k in self.instance
+                         if k in ("f", "θ") or k.startswith(("law of", "terms of"))]
+                if shown:
+                    w += " — realised by " + "; ".join(shown)
             return w
         if self.verdict is Verdict.SUPPORTED:
             slack = "n/a" if self.slack is None else f"{self.slack:.3g}"
@@ -126,6 +128,9 @@ class StatementReport:
     detail: str = ""
     witness: dict | None = None
     ratio: float | None = None
+    #: a VIOLATED statement's instance: the scenario, how its truth was computed, the
+    #: truth against the bound (:func:`checks.realise.scenario_instance`)
+    instance: dict | None = None
 
 
 @dataclass
@@ -157,6 +162,7 @@ class ResultReport:
             "statement_verdict": self.statement.verdict.value,
             "statement_detail": self.statement.detail,
             "statement_witness": self.statement.witness,
+            "statement_instance": self.statement.instance,
             "statement_ratio": self.statement.ratio,
             "first_broken_line": self.first_broken,
             "steps": [s.to_json() for s in self.steps],
