@@ -5,6 +5,7 @@ telescoping, the non-minimising step size, the non-vanishing term (5) does not c
 from __future__ import annotations
 
 import pytest
+import sympy as sp
 
 from checks import engine
 from checks.cli import main
@@ -110,3 +111,28 @@ def test_first_order_lemmas_are_broken_by_exact_noise_laws():
     r5 = rows("lem-b.5", budget=2000)
     assert r5["part-1"].verdict is Verdict.REFUTED
     assert r5["case-1/chain-1"].verdict is Verdict.REFUTED
+
+
+@pytest.mark.parametrize("rid, row, h, moments", [
+    ("thm-3.2", "eq-28", "h_k", ("E_h", "E_h2")),
+    ("thm-3.4", "eq-39", "hb_k", ("Eb_h", "Eb_h2"))])
+def test_the_eta4_slips_are_refuted_by_a_law(rid, row, h, moments):
+    """Issue 33: the witnesses of (28) and (39) had E[h] = 1 > 1/r, E[h²] = 0 < E[h]² and
+    α = 1 (or E[h̄²] > E[h̄] with h̄ ≤ 1, α > 1): no random variable has them.  The
+    stand-ins are moments of the declared gradient noise, α lies in (0, 1) as Lemmas C.1 /
+    D.1 state, and the refutation is a finitely supported law."""
+    from checks.realise import parse_value
+    rep = rows(rid)[row]
+    assert rep.verdict is Verdict.REFUTED
+    cx = rep.counterexample
+    law = [k for k in cx if k.startswith("law of the gradient noise")]
+    assert law and rep.instance and law[0] in rep.instance
+    alpha = parse_value(cx["alpha"])
+    assert 0 < alpha < 1
+    e1, e2 = (parse_value(cx[m].split("≈")[-1]) if "≈" in cx[m] else parse_value(cx[m])
+              for m in moments)
+    assert e1 ** 2 <= e2 * (1 + sp.Rational(1, 10**12))       # Jensen
+    if h == "h_k":
+        assert e1 <= 1 / parse_value(cx["r"])                   # h ≤ 1/r
+    else:
+        assert e2 <= e1 <= 1                                    # h̄ ≤ 1

@@ -8,6 +8,7 @@ module's docstring says which reading of the rendering it chose.  The paper has 
 Lemma C.4 (App. C holds Lemmas C.1-C.3 and Remarks C.1-C.2).
 """
 from theory.model import Paper
+from theory.papers.nsgd.common import NOISE
 from theory.papers.nsgd.symbols import TABLE
 
 PAPER = Paper(
@@ -16,6 +17,7 @@ PAPER = Paper(
           "Optimization",
     file="anonymous (under review); text rendering 004_a52a5530363ebbda.txt",
     symbols=TABLE,
+    random=(NOISE,),
 )
 
 from theory.papers.nsgd import (appendix_ab, appendix_c, appendix_d, appendix_e,  # noqa: E402

@@ -151,7 +151,9 @@ C1_IN_E = [asm(sp.Le(LK * eta**2 * d * sigma**2, X_R * eta**2 + alpha * eta * E_
            asm(sp.Le(LK * eta**2 * E_h2 * s**2, alpha * eta * E_h * s**2 / 4), "E(26)"),
            asm(sp.Le(-dF, RHS_21), "(21)"),
            asm(sp.Ge(eta * E_hg - eta * alpha * E_h * s**2, eta * A_), "Lemma B.3"),
-           asm(sp.Eq(E_hg, E_h * s**2 + E_hip), "⟨h∇f, g⟩ = h‖∇f‖² + h⟨∇f, e⟩")]
+           asm(sp.Eq(E_hg, E_h * s**2 + E_hip), "⟨h∇f, g⟩ = h‖∇f‖² + h⟨∇f, e⟩"),
+           # the α of Lemmas B.3 and C.1 ("for any 0 < α < 1"), which (28) applies
+           asm(sp.Lt(alpha, 1), "Lemma C.1: for any 0 < α < 1")]
 SUM_OK = asm(sp.Le(eta * A_, dF + eta**2 * (X_R + 3 * Y1 / 2)), "(28) with η²(X + 3Y/2)")
 A1_0 = (tau0 / (r * (1 - tau1) + 2 * tau0) - ALPHA0_C / (1 - tau1)) * s
 A2_0 = ((1 - ALPHA0_C) * (1 - tau1) / (r * (1 - tau1) + 2 * tau0) * s**2

@@ -125,7 +125,9 @@ D1_IN_E = [asm(sp.Le(LK * etab**2 * d * c**2 * sigma**2, X_C * etab**2 + alpha *
            asm(sp.Le(LK * etab**2 * Eb_h2 * s**2, alpha * etab * Eb_h * s**2 / 4), "E(37)"),
            asm(sp.Le(-dF, RHS_32), "(32)"),
            asm(sp.Ge(etab * Eb_hg - etab * alpha * Eb_h * s**2, etab * B_), "Lemma B.5"),
-           asm(sp.Eq(Eb_hg, Eb_h * s**2 + Eb_hip), "⟨h̄∇f, g⟩ split")]
+           asm(sp.Eq(Eb_hg, Eb_h * s**2 + Eb_hip), "⟨h̄∇f, g⟩ split"),
+           # the α of Lemmas B.5 and D.1 ("for any 0 < α < 1"), which (39) applies
+           asm(sp.Lt(alpha, 1), "Lemma D.1: for any 0 < α < 1")]
 SUM_OK = asm(sp.Le(etab * B_, dF + etab**2 * (X_C + Y4)), "(39) with η²(X + Y)")
 B1_0 = (tau0 * c / (c * (1 - tau1) + 2 * tau0) - ALPHA0_D / (1 - tau1)) * s
 RSUM = D_f / (T * etab) + etab * X_C + etab * Y4

@@ -17,8 +17,11 @@ from __future__ import annotations
 import sympy as sp
 
 from theory.model import asm
-from theory.papers.nsgd.symbols import (L0, L1, a_, alpha, b_, c, d, en, ip, r, s, sigma,
-                                        tau0, tau1, T, D_f, eta, etab, GN)
+from theory.papers.nsgd.symbols import (L0, L1, a_, alpha, b_, c, d, en, gn, ip, r, s, sigma,
+                                        tau0, tau1, T, D_f, eta, etab, GN, h_k, hb_k, E_h,
+                                        E_h2, E_hip, E_hg, E_hg2, E_h2ip, E_h2e2, E_fg, Eb_h,
+                                        Eb_h2, Eb_hip, Eb_hg, Eb_hg2, Eb_h2ip, Eb_h2e2)
+from theory.stochastic import RandomVariable
 
 # --- hypotheses ------------------------------------------------------------------------------
 ASM_22 = [asm(sp.Gt(tau0, 0), "Assumption 2.2: τ0 > 0"),
@@ -48,6 +51,31 @@ def law(expect: dict) -> dict:
             "moments": (a_,),
             "expect": tuple(sorted(expect.items()))}
 
+
+#: the gradient noise of one iteration as a typed random variable: the stand-ins E_* are
+#: its moments (E_k over g_k at the current iterate, in the 2-D reduction above), so the
+#: engine grants what holds for every law (h ≤ 1/r ⇒ E[h] ≤ 1/r, Jensen E[h]² ≤ E[h²], …)
+#: and realises a witness over them by a finitely supported law
+NOISE = RandomVariable(
+    "the gradient noise e_k = g_k − ∇f(x_k) = a·u + b·w at x_k",
+    coords=(a_, b_),
+    support=[a_**2 + b_**2 <= R_NOISE**2, -R_NOISE <= a_, a_ <= R_NOISE, 0 <= b_,
+             b_ <= R_NOISE,
+             # ‖e_k‖ ≤ τ0 + τ1‖∇f‖ (Assumption 2.2), so s − ‖e‖ ≤ ‖g_k‖ ≤ s + ‖e‖
+             0 <= en, en <= R_NOISE, 0 <= gn, s - R_NOISE <= gn, gn <= s + R_NOISE,
+             # h_k = 1/(r + ‖g_k‖) (3), h̄_k = min{1, c/‖g_k‖} (2)
+             h_k <= 1 / r, 1 / (r + s + R_NOISE) <= h_k,
+             hb_k <= 1, sp.Min(1, c / (s + R_NOISE)) <= hb_k],
+    functions={en: sp.sqrt(a_**2 + b_**2), gn: sp.sqrt((s + a_)**2 + b_**2),
+               h_k: 1 / (r + sp.sqrt((s + a_)**2 + b_**2)),
+               hb_k: c / sp.Max(c, sp.sqrt((s + a_)**2 + b_**2))},
+    constraints={a_: 0},
+    moments={E_h: h_k, E_h2: h_k**2, E_hip: h_k * s * a_, E_hg: h_k * (s**2 + s * a_),
+             E_hg2: h_k**2 * gn**2, E_h2ip: h_k**2 * s * a_, E_h2e2: h_k**2 * en**2,
+             E_fg: s**2 + s * a_,
+             Eb_h: hb_k, Eb_h2: hb_k**2, Eb_hip: hb_k * s * a_, Eb_hg: hb_k * (s**2 + s * a_),
+             Eb_hg2: hb_k**2 * gn**2, Eb_h2ip: hb_k**2 * s * a_, Eb_h2e2: hb_k**2 * en**2},
+    where="Assumption 2.2 (E[e] = 0, ‖e‖ ≤ τ0 + τ1‖∇f‖ a.s.), (2), (3)")
 
 #: integrands (DP-NSGD)
 PHI_HG = (s**2 + s * a_) / (r + G2D)

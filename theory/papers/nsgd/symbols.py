@@ -83,6 +83,11 @@ v2 = Q("v2", DIMLESS, "a 1-D summand h⁽²⁾g⁽²⁾ (Cauchy–Schwarz in (14
 a_ = Q("a_", GRADIENT, "component of g − ∇f along ∇f (2-D reduction)", "a", real=True)
 b_ = Q("b_", GRADIENT, "component of g − ∇f orthogonal to ∇f (2-D reduction)", "b", real=True)
 
+h_k = Q("h_k", INV_G, "h_k = 1/(r + ‖g_k‖) (3), a function of the draw g_k", "h_k",
+        positive=True)
+hb_k = Q("hb_k", DIMLESS, "h̄_k = min{1, c/‖g_k‖} (2), a function of the draw g_k", r"\bar h_k",
+         positive=True)
+
 #: ‖g_k‖ in terms of (s, ip, e_n)
 GN = sp.sqrt(s**2 + 2 * ip + en**2)
 
