@@ -161,3 +161,22 @@ def test_typed_statements_present():
     assert isinstance(by_id("thm-3.7").bounds[0].mechanism, ErrorFeedbackSGD)
     assert isinstance(by_id("thm-3.7+t1").bounds[0].mechanism, SampledGaussian)
     assert by_id("thm-3.6").rates[0].metric.key == "weighted-expected-grad-sq"
+
+
+@pytest.mark.parametrize("rid", ["thm-3.6", "thm-a.2"])
+def test_weights_of_12_are_an_aggregate_the_witness_realises(rid):
+    """Issue 33: (17)'s second line was refuted at Σ_t A_t = 1/2 with T = 2, where
+    A_0 = α_e^1 = 1 (‖e_1‖ ≤ √(2L(f(x_0) − f⋆)) + σ − C1 < C2 at that witness).  Σ_t A_t is
+    declared as the aggregate (12) defines, and the witness is realised: a starting point
+    of the classes and a sequence of weights."""
+    from checks.realise import parse_value
+    for row in ("eq-17-line-2", "eq-17-bt"):
+        rep = rows(rid)[row]
+        assert rep.verdict is Verdict.REFUTED, row
+        cx = {k: parse_value(v) for k, v in rep.counterexample.items()}
+        T, SA = cx["T"], cx["SA"]
+        assert 0 < SA <= T - 1
+        if T == 2:
+            assert SA >= cx["alpha_e1"]                      # A_0 ≥ α_e^1, A_1 = 0
+        assert cx["g0"] ** 2 <= 2 * cx["L"] * cx["Delta0"]    # L-smooth at x_0
+        assert "terms of SA" in rep.instance and "θ" in rep.instance

@@ -8,13 +8,18 @@ reading of the rendering it chose where square roots or fraction bars were dropp
 exact privacy profile is computable.
 """
 from theory.model import Paper
-from theory.papers.dice.symbols import TABLE
+from theory.papers.dice.sec3 import SUM_A
+from theory.papers.dice.symbols import TABLE, Delta0, g0
 
 PAPER = Paper(
     key="dice",
     title="Differentially Private SGD Without Clipping Bias: An Error-Feedback Approach",
     file="Zhang, Bu, Wu, Hong; text rendering 002_42ff4ce8f5a48016.txt",
     symbols=TABLE,
+    # the starting point x_0: f(x_0) − f⋆ and ‖∇f(x_0)‖ (the classes in force relate them,
+    # L-smooth: ‖∇f(x_0)‖² ≤ 2L(f(x_0) − f⋆)); Σ_t A_t, the weights of (12)
+    roles={"gap": Delta0, "grad_norm": g0},
+    aggregates=(SUM_A,),
 )
 
 from theory.papers.dice import appendix_a, appendix_bc, sec2, sec3  # noqa: E402

@@ -32,7 +32,9 @@ from theory.metrics import WEIGHTED_EXPECTED_GRAD_SQ
 from theory.model import (Bound, Case, CaseSplit, Chain, Rate, Result, Step, StepKind, asm)
 from theory.papers.dice.symbols import (B, B_T, C, C1, C2, G, p, Delta0, Et_grad, Lg, cO_grad, L, N, SA, T,
                                         d, delta, eps_dp, epsilon, eta, gnorm, mG, mu, sigma,
-                                        sigma1, A_t)
+                                        sigma1, A_t, alpha_e1, e1_norm, g0)
+from theory.quantities import t
+from theory.stochastic import Aggregate
 
 ALG, SCA, PRO, CIT = StepKind.ALGEBRA, StepKind.SCALAR, StepKind.PROBABILISTIC, StepKind.CITED
 
@@ -48,6 +50,23 @@ S_B = sigma / sp.sqrt(B)
 GT = C1**2 + 2 * mG**2
 #: the noise of Theorem 3.7 at equality
 SIGMA1_SQ_37 = 32 * T * GT * sp.log(1 / delta) / (N**2 * epsilon**2)
+
+
+#: Σ_t A_t as the aggregate (12) defines it: A_t = Σ_{τ>t} α_e^τ Π_{t<τ1<τ}(1 − α_e^{τ1})
+#: = 1 − Π_{τ=t+1}^{T−1}(1 − α_e^τ) (14) with every α_e^τ ∈ (0, 1] (8), so A_t ∈ (0, 1]
+#: for t < T − 1, A_{T−1} = 0 (an empty sum) and A_0 ≥ α_e^1 (T ≥ 2)
+SUM_A = Aggregate(SA, "sum", index=t, first=0, last=T - 1, term="A_t", bounds=(0, 1),
+                  open_lower=True, terms=((T - 1, 0, 0), (0, alpha_e1, 1)),
+                  where="(12), (14); α_e^τ ∈ (0, 1] by (8)")
+#: what fixes α_e^1 at the starting point: (8) and step (d) of the proof of (9), whose
+#: ‖∇f(x_1)‖ is the gradient at the iterate the first batch is drawn at (e_1 is formed at
+#: x_0: e_0 = 0, e_1 = (1/B)Σ_i (g_i − clip(g_i, C1)) at x_0, Algorithm 2)
+FIRST_ERROR = [
+    asm(sp.Eq(alpha_e1, C2 / sp.Max(C2, e1_norm)),
+        "(8): α_e^1 = min{1, C2/‖e_1‖} (= C2/max{C2, ‖e_1‖})"),
+    asm(sp.Le(e1_norm, sp.Max(0, g0 + sigma - C1)),
+        "proof of (9), (d): ‖e_1‖ ≤ max{0, ‖∇f‖ + σ − C1} at the first iterate"),
+]
 
 
 def dicesgd(T_=T, release="all") -> ErrorFeedbackSGD:
@@ -122,7 +141,8 @@ def proof_36(eqs=("4",)) -> list:
                  2 * Delta0 / (eta * T) + eta * L * K36, ALG, eq="17",
                  given=[asm(sp.Gt(SA, 0), "(12): A_t ∈ (0, 1]"),
                         asm(sp.Le(SA, T - 1), "(12): A_{T−1} is an empty sum (= 0) and "
-                                                 "A_t ≤ 1 (the paper: C_t = 1 − A_t ≥ 0)")],
+                                                 "A_t ≤ 1 (the paper: C_t = 1 − A_t ≥ 0)"),
+                        *FIRST_ERROR],
                  note="the printed second line of (17) divides by ηT/2, not by "
                       "(η/2)Σ_t A_t"),
             Step("eta-choice", 2 * Delta0 / (eta * T) + eta * L * K36, "=", RATE36, ALG,
@@ -140,7 +160,9 @@ def proof_36(eqs=("4",)) -> list:
              given=[asm(sp.Ge(T, 2), "T ≥ 2 iterations"),
                     asm(sp.Le(B_T, 2 * T - 1), "(13): B_T = T + Σ A_t ≤ 2T − 1 (A_{T−1} = 0)"),
                     asm(sp.Gt(B_T, T), "(13): B_T = T + Σ A_t > T once T ≥ 2 (A_0 > 0 "
-                                       "because every α_e^τ ∈ (0, 1])")],
+                                       "because every α_e^τ ∈ (0, 1])"),
+                    asm(sp.Eq(B_T, T + SA), "(13): B_T = T + Σ_t A_t"),
+                    *FIRST_ERROR],
              note="the noise term of the (b) line of (11) is (Lη²/2) B_T K; (17) prints "
                   "T L η²/2 K, which B_T ≤ 2T does not give (it gives T L η² K)"),
         Step("case-2-grad", gnorm, ">=", 2 * C1, ALG, eq="15",

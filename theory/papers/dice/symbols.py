@@ -75,6 +75,12 @@ B_T = quantity("B_T", DIMLESS, "B_T := T + Σ_t A_t of (13)", "B_T", positive=Tr
 A_t = quantity("A_t", DIMLESS, "the weight A_t of (12)", "A_t", nonnegative=True)
 alpha_e = quantity("alpha_e", DIMLESS, "clipping factor α_e^t = min{1, C2/‖e_t‖} of (8)",
                    r"\alpha_{\mathbf e}^t", positive=True)
+alpha_e1 = quantity("alpha_e1", DIMLESS, "α_e^1 = min{1, C2/‖e_1‖}, the clipping factor of "
+                    "the first feedback error (8)", r"\alpha_{\mathbf e}^1", positive=True)
+e1_norm = quantity("e1_norm", GRADIENT, "‖e_1‖, the first feedback error (proof of (9))",
+                   r"\|e_1\|", nonnegative=True)
+g0 = quantity("g0", GRADIENT, "‖∇f(x_0)‖ at the starting point", r"\|\nabla f(x_0)\|",
+              nonnegative=True)
 ae1 = quantity("ae1", DIMLESS, "α_e^{t+1} (telescoping of A_t, three terms)", r"\alpha_1",
                positive=True)
 ae2 = quantity("ae2", DIMLESS, "α_e^{t+2}", r"\alpha_2", positive=True)
