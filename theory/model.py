@@ -471,6 +471,9 @@ class Bound:
     form: str = "explicit"
     hypotheses: tuple[Assumption, ...] = ()
     note: str = ""
+    #: the claimed relation of the truth to ``expr`` (of δ_M(ε) to ``delta``): "<=" (a bound)
+    #: or "=" (the truth is exactly that: checked both ways — a truth below it refutes it too)
+    rel: str = "<="
     #: what kind of typed statement this is (a bound on a privacy quantity)
     statement_type = "bound"
 
@@ -485,6 +488,8 @@ class Bound:
             object.__setattr__(self, "delta", sp.sympify(self.delta))
         if self.form not in FORMS:
             problem(f"bound {self.label!r}: form must be one of {FORMS}, got {self.form!r}")
+        if self.rel not in ("<=", "="):
+            problem(f"bound {self.label!r}: rel must be '<=' or '=', got {self.rel!r}")
         if not _is_mechanism(self.mechanism):
             problem(f"bound {self.label!r}: mechanism must be a "
                     f"theory.mechanisms.Mechanism, got {self.mechanism!r}")

@@ -136,6 +136,17 @@ def _check_statement(stmt, *, budget: int, seed: int) -> Outcome:
     return check_with(stmt, answering(provs), budget=budget, seed=seed)
 
 
+def as_claimed(result, stmt):
+    """The typed statement as its printed part claims it: a part written ``lhs = rhs``
+    claims the truth equals the bound (checked both ways), not only that it is at most it."""
+    if getattr(stmt, "statement_type", "") != "bound" or stmt.form != "explicit":
+        return stmt
+    for part in result.statement:
+        if part.label == stmt.label and part.rel.value == "=" and stmt.rel != "=":
+            return replace(stmt, rel="=")
+    return stmt
+
+
 def check_result_statements(result, *, budget: int = 40, seed: int = 0
                             ) -> tuple[StatementReport, dict[str, Outcome]]:
     """The statement verdict of a result and the outcome per typed statement label."""
@@ -144,6 +155,7 @@ def check_result_statements(result, *, budget: int = 40, seed: int = 0
         return StatementReport(StatementVerdict.NOT_TESTED, "no typed statement encoded"), {}
     outs: dict[str, Outcome] = {}
     for st in stmts:
+        st = as_claimed(result, st)
         s = seeded(seed, result.id, st.label)
         try:
             outs[st.label] = check_statement(st, budget=budget, seed=s)

@@ -136,6 +136,8 @@ def search(stmt, ev: Evaluator, plan: SearchPlan, *, budget: int, seed: int,
     lower_best = {"ratio": -math.inf, "v": None, "tr": None, "b": None}
     seen = {"n": 0}
     violators = []             # (ratio, point, truth, bound) where lower > bound
+    equal = getattr(stmt, "rel", "<=") == "="
+    below = {"ratio": math.inf, "v": None, "tr": None, "b": None}   # "=": truth < bound
 
     def consider(v):
         if v is None or (plan.max_points is not None and seen["n"] >= plan.max_points):
@@ -153,6 +155,8 @@ def search(stmt, ev: Evaluator, plan: SearchPlan, *, budget: int, seed: int,
             best.update(ratio=ratio, v=dict(v), tr=tr, b=bval)
         if ratio > 1 and prov.stochastic:
             violators.append((ratio, dict(v), tr, bval))
+        if equal and tr.upper < bval and tr.upper / bval < below["ratio"]:
+            below.update(ratio=tr.upper / bval, v=dict(v), tr=tr, b=bval)
         return ratio
 
     pts, n_ex = candidates(ev, plan, budget, seed)
@@ -200,6 +204,24 @@ def search(stmt, ev: Evaluator, plan: SearchPlan, *, budget: int, seed: int,
         return Outcome(stmt.label, ratio=ratio, tested=False,
                        witness=witness(best["v"], best["tr"], best["b"], stmt),
                        detail=f"{head}; {budget_txt}", samples=ev.stats["evaluated"])
+    if equal and below["v"] is not None and confirm:
+        ok, txt, tr = _confirm_below(stmt, ev, below["v"], below["tr"])
+        if ok:
+            r = tr.upper / below["b"]
+            return Outcome(stmt.label, violated=True, ratio=r,
+                           witness=witness(below["v"], tr, below["b"], stmt),
+                           detail=f"{head}: VIOLATED — the statement claims equality and the "
+                                  f"truth is below the claimed value, truth/claim ≤ {r:.6g} "
+                                  f"({txt}); {_budget_text(ev, n_ex, plan)}",
+                           samples=ev.stats["evaluated"])
+    if equal and ev.stats["exact"] == 0:
+        return Outcome(stmt.label, ratio=ratio, tested=False,
+                       witness=witness(best["v"], best["tr"], best["b"], stmt),
+                       detail=f"{head}: UNDECIDED — the statement claims equality: no "
+                              "scenario refutes it, and equality is decided only where a "
+                              "closed form gives it exactly (none here); "
+                              f"{_budget_text(ev, n_ex, plan)}",
+                       samples=ev.stats["evaluated"])
     if ev.stats["undecided"] >= ev.stats["evaluated"]:
         # HOLDS needs truth + error <= bound somewhere: every scenario straddled the bound
         return Outcome(stmt.label, ratio=ratio, tested=False,
@@ -300,6 +322,24 @@ def _confirm(stmt, ev: Evaluator, v, tr, *, lower: bool = False):
                           f"{mpmath.nstr(bmp, 12)} (bound at {CONFIRM_DPS} digits)"), ptr
     return False, (f"precise truth {ptr.lower:.12g} does not exceed the bound "
                    f"{mpmath.nstr(bmp, 12)}"), ptr
+
+
+def _confirm_below(stmt, ev: Evaluator, v, tr):
+    """Re-check a truth below the claimed value: the precise truth's upper end against the
+    claim at 50 digits.  Returns (ok, text, truth)."""
+    try:
+        ptr = ev.precise_truth(v)
+    except (Unavailable, ValueError, ArithmeticError) as exc:
+        return False, f"precise truth unavailable: {exc}", tr
+    bmp = evaluate_mp(stmt.delta if getattr(stmt, "profile", False) else stmt.expr, v,
+                      CONFIRM_DPS)
+    with mpmath.workdps(CONFIRM_DPS):
+        up = mpmath.mpf(ptr.upper)
+        ptr.extra["confirmed_at"] = (mpmath.nstr(up, 15), mpmath.nstr(bmp, 30))
+        if up < bmp:
+            return True, (f"confirmed: {ptr.method}: truth ≤ {mpmath.nstr(up, 12)} < claimed "
+                          f"{mpmath.nstr(bmp, 12)} (at {CONFIRM_DPS} digits)"), ptr
+    return False, f"precise truth {ptr.upper:.12g} is not below {mpmath.nstr(bmp, 12)}", ptr
 
 
 def witness(v, tr: Truth, bval, stmt) -> dict:
