@@ -118,6 +118,10 @@ class RowSpec:
     quantities: dict          # opaque symbol name -> quantity name
     params: dict              # param name -> sympy expression in the row's symbols
     opaque: frozenset         # the opaque symbols (sympy)
+    #: the adjacent orders the row is written for (the paper's case: a line printed for
+    #: D' = D ∪ {x̄} only is judged in the add order; the other order is the proof's missing
+    #: case, a finding about the proof reported once where the encoding says so)
+    orders: tuple = ORDERS
 
 
 def spec_of(loc: Located) -> RowSpec:
@@ -149,13 +153,18 @@ def spec_of(loc: Located) -> RowSpec:
     missing = [p for p in PARAMS if p not in params]
     if missing:
         raise ValueError(f"{NAME}: params must give {', '.join(missing)}")
+    orders = tuple(o.strip() for o in str(args.get("orders", ",".join(ORDERS))).split(",")
+                   if o.strip())
+    if not orders or any(o not in ORDERS for o in orders):
+        raise ValueError(f"{NAME}: orders must name some of {', '.join(ORDERS)}, got "
+                         f"{args.get('orders')!r}")
     opaque = frozenset(s for s in loc.step.free_symbols if s.name in quantities)
     left = [s.name for s in loc.step.free_symbols
             if s not in opaque and not any(s in e.free_symbols for e in params.values())]
     if left:
         raise ValueError(f"{NAME}: the row's symbols {', '.join(sorted(left))} are neither "
                          "mapped to a quantity nor used by a parameter")
-    return RowSpec(quantities, params, opaque)
+    return RowSpec(quantities, params, opaque, orders)
 
 
 # --------------------------------------------------------------------------------------
@@ -743,7 +752,7 @@ def _instances(spec: RowSpec, v: dict) -> list[Instance]:
         for j, (atoms, offs, p, r) in enumerate(atom_sets):
             if kappa == 0.0 and j == 1:
                 continue        # without a regular gradient the atom's place is immaterial
-            for order in ORDERS:
+            for order in spec.orders:
                 if dom > 0 and any(abs(x) > dom / 2 for x in
                                    list(atoms) + [v + o for v, o in zip(atoms, offs)]):
                     continue        # the iterates lie in K
@@ -754,6 +763,13 @@ def _instances(spec: RowSpec, v: dict) -> list[Instance]:
                                     tuple(sorted((k, x) for k, x in P.items()
                                                  if k not in PARAMS))))
     return out
+
+
+def _orders_text(spec: RowSpec) -> str:
+    if spec.orders == ORDERS:
+        return "both orders"
+    return (f"the {', '.join(spec.orders)} order only, the case the row is written for "
+            "(the other order is the proof's missing case, not this line's)")
 
 
 def _sides(loc: Located, spec: RowSpec, v: dict, vals: Values, mp: bool = False):
@@ -925,12 +941,17 @@ def judge(loc: Located, *, budget: int, seed: int) -> StepReport:
                       samples=n_inst, seconds=time.perf_counter() - t0,
                       where={k: str(x) for k, x in worst[1].describe().items()},
                       detail=f"no violation on {n_inst} exact 1-D instances ({n_pts} "
-                             f"parameter points: anchors and a Hypothesis search × regular losses κ ∈ {{L, 0, −L}} × input laws × both orders); smallest slack per order: {orders}"
+                             f"parameter points: anchors and a Hypothesis search × regular "
+                             f"losses κ ∈ {{L, 0, −L}} × input laws × {_orders_text(spec)}); "
+                             f"smallest slack per order: {orders}"
                              + (f" ({len(cands)} bracket violations not confirmed at "
                                 f"{CONFIRM_DPS} digits)" if cands else ""))
 
 
 @step_oracle(NAME, arguments={
+    "orders": "(optional) 'add', 'remove' or 'add,remove' (default): the adjacent orders the "
+              "row is written for — a line the paper writes for D' = D ∪ {x̄} only is judged "
+              "in the add order",
     "quantities": "'SYMBOL=quantity; …': each opaque divergence symbol of the row and the "
                   "quantity of the one-step experiment it stands for (" + ", ".join(QUANTITIES)
                   + ")",
