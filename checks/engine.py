@@ -225,8 +225,8 @@ def check_step(loc: Located, opts: Options | None = None, *, definition: bool = 
     paper's), a witness over role quantities must be realised by an instance
     (:func:`realised`), and every alternative reading of the step is checked too."""
     rep = _check_step(loc, opts, definition=definition, roles=roles)
-    if loc.step.readings and not definition and loc.step.kind in (StepKind.ALGEBRA,
-                                                                  StepKind.SCALAR):
+    if loc.step.readings and not definition and (
+            loc.step.kind in (StepKind.ALGEBRA, StepKind.SCALAR) or loc.step.oracle):
         rep.readings = [_check_reading(loc, rd, opts or Options(), roles)
                         for rd in loc.step.readings]
     return rep
@@ -234,7 +234,10 @@ def check_step(loc: Located, opts: Options | None = None, *, definition: bool = 
 
 def _check_reading(loc: Located, rd, opts: Options, roles) -> dict:
     from dataclasses import replace
-    alt = replace(loc.step, lhs=rd.lhs, rel=rd.rel, rhs=rd.rhs, readings=())
+    args = dict(loc.step.oracle_args)
+    args.update(dict(rd.oracle_args))
+    alt = replace(loc.step, lhs=rd.lhs, rel=rd.rel, rhs=rd.rhs, readings=(),
+                  oracle_args=tuple(sorted(args.items())))
     r = _check_step(Located(loc.id, alt, loc.hypotheses, loc.case_path), opts, roles=roles)
     return {"name": rd.name, "claim": str(rd), "why": rd.why, "verdict": r.verdict.value,
             "method": r.method, "counterexample": r.counterexample, "detail": r.detail,

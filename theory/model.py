@@ -299,21 +299,27 @@ def _check_label(label: str, what: str) -> None:
 @dataclass(frozen=True)
 class Reading:
     """Another reading of a printed line, where the text rendering leaves the extent of a
-    root or a fraction ambiguous.  The step's own ``lhs REL rhs`` stays the primary
-    (printed) reading; the engine checks every alternative too and reports a row whose
-    verdicts differ as depending on the reading (both verdicts, both witnesses)."""
+    root or a fraction ambiguous, or where the text admits two models of the mechanism the
+    line speaks of (a batch "sampled with probability q = b/n" and "of size b = |B_t|":
+    ``oracle_args`` then override the step oracle's arguments, e.g. ``{"sampling":
+    "fixed"}``).  The step's own ``lhs REL rhs`` stays the primary (printed) reading; the
+    engine checks every alternative too and reports a row whose verdicts differ as
+    depending on the reading (both verdicts, both witnesses)."""
 
     name: str
     lhs: sp.Expr
     rel: Rel
     rhs: sp.Expr
     why: str = ""
+    oracle_args: tuple[tuple[str, object], ...] = ()
 
     def __post_init__(self):
         _check_label(self.name, "reading")
         object.__setattr__(self, "lhs", sp.sympify(self.lhs))
         object.__setattr__(self, "rhs", sp.sympify(self.rhs))
         object.__setattr__(self, "rel", Rel(self.rel))
+        if isinstance(self.oracle_args, dict):
+            object.__setattr__(self, "oracle_args", tuple(sorted(self.oracle_args.items())))
 
     def __str__(self) -> str:
         return f"{self.lhs} {self.rel.value} {self.rhs}"

@@ -152,3 +152,14 @@ def test_typed_bound_rows():
     assert _check("liang-aaai:thm-3.3", "part-2-omitted").verdict.value == "SUPPORTED"
     loc, _ = _row("liang-aaai:thm-3.4", "part-2-omitted")
     assert row_statement(loc)[0].form == "O"
+
+
+def test_the_batch_model_is_a_reading_of_the_shift_row():
+    """(38), first line (ICML): Algorithm 1 samples with probability q = b/n — a Poisson
+    batch larger than b breaks the row — while Sec. 2 writes b = |B_t|; under a batch of
+    exactly b records the row holds: the row depends on the reading."""
+    rep = _check("liang-icml:lem-3.2", "eq-38.1")
+    assert rep.verdict.value == "REFUTED"
+    (rd,) = rep.readings
+    assert rd["name"] == "fixed-batch" and rd["verdict"] == "SUPPORTED", rd["detail"]
+    assert "exactly b records" in rd["detail"]
