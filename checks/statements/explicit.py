@@ -24,6 +24,7 @@ import mpmath
 import numpy as np
 import sympy as sp
 
+from checks.falsify import complexity
 from checks.statements.evaluator import Evaluator, _bound_values
 from checks.statements.outcome import Outcome
 from checks.statements.paths import generic_paths, simple
@@ -195,6 +196,14 @@ def search(stmt, ev: Evaluator, plan: SearchPlan, *, budget: int, seed: int,
                 (r, v, _, b), ptr, txt = got
                 return _violated(stmt, ev, {"v": v, "b": b}, ptr, txt, head, n_ex, plan)
         ok, txt, tr = _confirm(stmt, ev, best["v"], best["tr"])
+        if ok and not prov.stochastic:
+            simple = simplified(stmt, ev, best["v"])
+            if simple != best["v"]:
+                ok2, txt2, tr2 = _confirm(stmt, ev, simple, best["tr"])
+                if ok2:
+                    b2 = _bound_values(stmt, simple)
+                    best = dict(best, v=simple, b=b2)
+                    txt, tr = txt2, tr2
         if ok:
             return _violated(stmt, ev, best, tr, txt, head, n_ex, plan)
         # the certified lower truth exceeds the bound but the precise re-check does not
@@ -261,6 +270,40 @@ def _budget_text(ev: Evaluator, n_ex: int, plan: SearchPlan) -> str:
            + (f", at most {plan.max_points} evaluated" if plan.max_points else "") + ")")
     desc = ev.prov.describe(ev.stmt)
     return txt + (f"; {desc}" if desc else "")
+
+
+#: truth evaluations spent at most on simplifying a violating scenario's values
+SIMPLIFY_EVALS = 16
+
+
+def simplified(stmt, ev: Evaluator, v: dict) -> dict:
+    """A violating scenario with its values moved, where the violation stays (certified),
+    to simpler numbers — one or two significant digits, the nearest integer, a power of
+    ten: witnesses a reader can re-compute (t = 1/2, not t = 0.4999371…).  At most
+    :data:`SIMPLIFY_EVALS` truth evaluations; the result is confirmed like any witness."""
+    w, left = dict(v), SIMPLIFY_EVALS
+    for dom in ev.space.doms:
+        nm = dom.sym.name
+        x = w.get(nm)
+        if x is None or not math.isfinite(x) or complexity(x) <= 4:
+            continue
+        cands = {float(f"{x:.1g}"), float(f"{x:.2g}"), float(round(x))}
+        if x != 0:
+            cands.add(math.copysign(10.0 ** round(math.log10(abs(x))), x))
+        for c in sorted(cands, key=lambda c: (complexity(c), abs(c - x))):
+            if left <= 0:
+                return w
+            if c == x or complexity(c) >= complexity(x) or (dom.integer and c != round(c)):
+                continue
+            y = ev.admit(ev.space.admissible(dict(w, **{nm: c})))
+            if y is None:
+                continue
+            left -= 1
+            got = ev.at(y)
+            if got is not None and got[2] > 1:
+                w = y
+                break
+    return w
 
 
 def _violated(stmt, ev, best, tr, txt, head, n_ex, plan) -> Outcome:
