@@ -308,7 +308,7 @@ class Converter:
         return join(out)
 
     def _sym(self, name, latex, used) -> str:
-        self.table.symbol(name, latex)
+        name = self.table.symbol(name, latex).name
         used.add(name)
         return name
 

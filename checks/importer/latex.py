@@ -202,9 +202,9 @@ def split_relations(rows: list[Row]) -> tuple[list[Side], list[str]]:
             cur_row = r
         while i < len(toks):
             t = toks[i]
-            if t in OPEN:
+            if t in OPEN or t == "\\begin":
                 depth += 1
-            elif t in CLOSE:
+            elif t in CLOSE or t == "\\end":
                 depth = max(0, depth - 1)
             rel = _is_relation(toks, i) if depth == 0 else None
             if rel is not None and not _inside_script(toks, i):

@@ -101,7 +101,10 @@ class SymbolTable:
         return name
 
     def symbol(self, name: str, latex: str) -> sp.Symbol:
-        """The (real) symbol ``name`` printed as ``latex``; declared on first use."""
+        """The (real) symbol ``name`` printed as ``latex``; declared on first use (a
+        Python keyword or a name the module uses gets a trailing ``_``)."""
+        if name in RESERVED:
+            name = name + "_"
         info = self.symbols.get(name)
         if info is None:
             info = SymbolInfo(name, latex, base=name in BASE_NAMES)
