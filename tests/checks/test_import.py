@@ -223,7 +223,7 @@ def test_seed_imports_lints_and_verifies(key, tmp_path, capsys):
 
 
 #: the recall floor the importer reaches on the four seeds (benchmarks/bench_import.py)
-RECALL_FLOOR = 0.0
+RECALL_FLOOR = 0.10   # measured: 15 % icml, 16 % aaai, 11 % holder (goal 60 %: not reached)
 
 
 @pytest.mark.slow
