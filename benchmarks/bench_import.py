@@ -42,7 +42,8 @@ def run(key: str, parser: str) -> dict:
     draft, text = import_paper(SEEDS / f"{key}.txt", key=f"{key}-imported", parser=parser)
     seconds = time.perf_counter() - t0
     mod = load_module(text, f"imported_{key.replace('-', '_')}_{parser.replace('-', '_')}")
-    rec = compare(mod.RESULTS, registry.results_of(key))
+    rec = compare(mod.RESULTS, registry.results_of(key), draft.table,
+                  registry.symbols_of(key).declared())
     s = draft.stats
     return {"key": key, "parser": parser, "results": s.results, "printed": s.printed,
             "relations": s.relations, "parsed": s.parsed, "unparsed": s.unparsed,

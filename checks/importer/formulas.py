@@ -636,13 +636,45 @@ def _factors(term: str) -> list[str]:
 
 
 _ATOM = re.compile(r"v_\{([a-z]+)\}|(\d+)")
+_PIECE = re.compile(r"v_\{([a-z]+)\}|(?<![\w\\])(\d+(?:\.\d+)?)(?![\w.])")
 
 
-@functools.lru_cache(maxsize=8192)
 def _parse_cached(text: str, parser: str):
+    """The SymPy expression of one rewritten factor.  The factor is parsed as a
+    template: its placeholders and numbers are renamed in order of appearance
+    (``\\frac{v_{sq}}{3}`` and ``\\frac{v_{b}}{7}`` are both ``\\frac{v_{a}}{v_{b}}``), so
+    that a paper's few hundred factors need a few dozen parses; the names and numbers
+    are put back into the parsed template (decimals as exact rationals: 1.34 is 67/50)."""
     m = _ATOM.fullmatch(text.strip())
     if m:   # one placeholder or one integer: nothing for a parser to do
         return sp.Symbol(f"v_{m.group(1)}") if m.group(1) else sp.Integer(m.group(2))
+    pieces: dict = {}
+
+    def rename(mm):
+        key = mm.group(0)
+        if key not in pieces:
+            pieces[key] = "t" + _letters(len(pieces) + 1)
+        return "v_{" + pieces[key] + "}"
+
+    template = _PIECE.sub(rename, text.strip())
+    expr = _parse_template(template, parser)
+    back = {}
+    for key, code in pieces.items():
+        mm = _PIECE.fullmatch(key)
+        value = sp.Symbol(f"v_{mm.group(1)}") if mm.group(1) else sp.Rational(mm.group(2))
+        back[code] = value
+    sub = {s: back[_plain(s)] for s in expr.free_symbols if _plain(s) in back}
+    return expr.xreplace(sub) if sub else expr
+
+
+def _plain(sym) -> str:
+    """``v_{ta}`` / ``v_ta`` -> ``ta`` (the parsers spell a braced subscript either way)."""
+    name = str(sym).replace("{", "").replace("}", "")
+    return name[2:] if name.startswith("v_") else name
+
+
+@functools.lru_cache(maxsize=4096)
+def _parse_template(text: str, parser: str):
     return _parse_text(text, parser)
 
 

@@ -8,6 +8,7 @@ row breaks ``\\\\`` are read off, and the rows are split at top-level relation s
 """
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 
@@ -281,3 +282,138 @@ def trim_side(latex: str) -> str:
     s = re.sub(r"(?:\s|[.,;]|\\text\{\s*[.,;]?\s*\})+$", "", s)
     s = re.sub(r"^(?:\s|,)+", "", s)
     return s
+
+
+# ----------------------------------------------------------------------------- meaning
+#: font commands that do not change what a symbol denotes for matching purposes (a bold
+#: θ and a plain θ in two renderings of one formula); names keep them apart
+_FONT_DROP = {"\\boldsymbol", "\\mathbf", "\\bm", "\\pmb", "\\mathit", "\\mathnormal",
+              "\\text", "\\mathsf"}
+_TRANSPOSE = {"T", "\\top", "\\intercal", "\\mathsf{T}"}
+#: letters a paper applies to points (``f(\\theta^*)`` is ``f^*``)
+_APPLIED = {"f", "g", "h", "l", "F", "L", "R", "\\ell", "\\mathcal"}
+_EXPECT = ("\\mathbb", "E")
+
+
+def _groups(toks: list[str], i: int = 0, close: str | None = None):
+    """Tokens as nested lists: a braced group is a list (its braces dropped)."""
+    out = []
+    while i < len(toks):
+        t = toks[i]
+        if t == "{":
+            inner, i = _groups(toks, i + 1, "}")
+            out.append(inner)
+            continue
+        if t == "}" and close == "}":
+            return out, i + 1
+        out.append(t)
+        i += 1
+    return out, i
+
+
+def _norm_items(items: list) -> list:
+    """Brace, script and notation normal form of one sequence of items."""
+    out = []
+    for it in items:
+        if isinstance(it, list):
+            it = _norm_items(it)
+            while isinstance(it, list) and len(it) == 1:
+                it = it[0]
+            if isinstance(it, list) and not it:
+                continue
+        if isinstance(it, str) and it in _FONT_DROP:
+            continue
+        if it in ("\\prime",):
+            it = "'"
+        elif it in ("\\ast", "\\star"):
+            it = "*"
+        elif it == "\\mid":
+            it = "|"
+        if it == "|" and out and out[-1] == "|":
+            out[-1] = "\\|"
+            continue
+        out.append(it)
+    # ^' and ^{''} are primes; ^T, ^\top a transpose
+    k = 0
+    res = []
+    while k < len(out):
+        it = out[k]
+        if it == "^" and k + 1 < len(out):
+            arg = out[k + 1]
+            if arg == "'" or (isinstance(arg, list) and arg and all(a == "'" for a in arg)):
+                res.extend(["'"] * (len(arg) if isinstance(arg, list) else 1))
+                k += 2
+                continue
+            if isinstance(arg, str) and arg in _TRANSPOSE:
+                res.extend(["^", "\\top"])
+                k += 2
+                continue
+        res.append(it)
+        k += 1
+    # X _ B '  ->  X ' _ B   (a prime before the subscript)
+    k = 0
+    while k + 2 < len(res):
+        if res[k] == "_" and res[k + 2] == "'":
+            res[k:k + 3] = ["'", res[k], res[k + 1]]
+            k = max(0, k - 1)
+            continue
+        k += 1
+    # X ^ A _ B  ->  X _ B ^ A
+    k = 0
+    while k + 3 < len(res):
+        if res[k] == "^" and res[k + 2] == "_":
+            res[k:k + 4] = [res[k + 2], res[k + 3], res[k], res[k + 1]]
+            k += 4
+            continue
+        k += 1
+    # f(\theta^*) -> f^*   (the value of a function at its minimiser)
+    k = 0
+    while k + 5 < len(res):
+        if res[k] in ("f", "g", "h", "l", "F", "R", "\\ell", "\\psi", "\\phi") \
+                and res[k + 1] == "(" and res[k + 3] == "^" and res[k + 4] == "*" \
+                and res[k + 5] == ")" and not isinstance(res[k + 2], list):
+            res[k:k + 6] = [res[k], "^", "*"]
+        k += 1
+    # E_k[X], E[X], E(X): the brackets of an expectation's argument are notation
+    k = 0
+    while k + 1 < len(res):
+        if res[k] == "\\mathbb" and res[k + 1] == "E":
+            j = k + 2
+            while j + 1 < len(res) and res[j] in ("_", "^"):
+                j += 2
+            if j < len(res) and res[j] in ("[", "(", "\\{"):
+                close = {"[": "]", "(": ")", "\\{": "\\}"}[res[j]]
+                depth = 0
+                for m in range(j, len(res)):
+                    if res[m] == res[j]:
+                        depth += 1
+                    elif res[m] == close:
+                        depth -= 1
+                        if depth == 0:
+                            if m == len(res) - 1 or res[m + 1] not in ("^", "_"):
+                                del res[m]
+                                del res[j]
+                            break
+        k += 1
+    return res
+
+
+def _flat(items) -> str:
+    if isinstance(items, list):
+        return "{" + " ".join(_flat(i) for i in items) + "}"
+    return items
+
+
+@functools.lru_cache(maxsize=16384)
+def canonical(latex: str) -> str:
+    """A formula's LaTeX in a normal form for asking whether two printings denote the
+    same quantity: layout, fonts (bold, ``\\text``, ``\\mathrm``), braces around one
+    token, the order of a sub- and a superscript, ``||``/``\\Vert``/``\\|``, primes,
+    ``\\ast``, transposes, the brackets of ``\\mathbb{E}[…]`` and ``f(\\theta^*)`` (``f^*``)
+    are normalised; ``\\|\\boldsymbol{\\theta}_{t}-\\boldsymbol{\\theta}^{*}\\|`` and
+    ``\\|\\theta_t-\\theta^*\\|`` have one canonical form."""
+    s = clean(latex)
+    s = re.sub(r"(?<!\\)\|\|", r"\\|", s)
+    toks = [t for t in tokens(s) if not t.isspace()]
+    items, _ = _groups(toks)
+    return " ".join(_flat(i) for i in _norm_items(items))

@@ -1,20 +1,37 @@
-"""An imported draft against a hand encoding of the same paper.
+"""An imported draft against a hand encoding of the same paper (issue 36, item 5).
 
 For each hand-encoded ALGEBRA or SCALAR row with an ``eq=`` number: is there an imported
-step with that number whose relation is the same after mapping symbols by name?  Names
-are compared without case and underscores (``sigma_DP`` is ``sigma_dp``, ``tau_0`` is
-``tau0``); a hand symbol no imported name matches stays itself (a stand-in of the
-encoder's, such as ``gap`` for l(θ) − l(θ*), cannot match).  Two relations are the same
-when their directions agree (``a ≥ b`` is ``b ≤ a``) and the differences ``lhs − rhs``
-agree: SymPy simplifies their difference to 0, or they agree at random positive points.
+step with that number whose relation is the same after mapping symbols?
+
+Mapping.  A hand symbol is mapped to the imported expression its *declared meaning*
+denotes: the LaTeX its symbol table declares (``dist`` is ``\\|\\theta_t-\\theta^*\\|``,
+``gap`` is ``l(\\theta_t)-l^*``, ``sigma_dp`` is ``\\sigma_{\\mathrm{DP}}``) is read by the
+importer's own :class:`~checks.importer.formulas.Converter`, and every symbol and stand-in
+in it must be one the import found, compared in the canonical form of
+:func:`~checks.importer.latex.canonical` (bold, braces, ``||``/``\\|``, primes, the
+brackets of ``\\mathbb{E}[…]``, ``f(\\theta^*)`` = ``f^*``); where the declared LaTeX
+names something the import did not find, the hand symbol is mapped by name (without
+case and underscores: ``sigma_dp`` is ``sigma_DP``), and otherwise stays itself (a
+stand-in of the encoder's that nothing printed denotes cannot match).
+
+Sameness.  Two relations are the same when their directions agree (``a ≥ b`` is
+``b ≤ a``) and their differences ``lhs − rhs`` agree: equal at random points (mpmath, 30
+digits, symbols drawn in (0.3, 3)), or, where too few points can be evaluated, SymPy
+simplifies the difference of the differences to 0.  Two rows whose differences are
+both identically 0 (``x = x`` after SymPy's own evaluation, any two valid identities)
+must also share a side: a vacuous agreement is no match.
 """
 from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
 
+import mpmath
 import sympy as sp
 
+from checks.importer.formulas import Converter
+from checks.importer.latex import canonical
+from checks.importer.symbols import SymbolTable
 from theory.model import StepKind, walk_steps
 
 
@@ -23,7 +40,8 @@ class Recall:
     rows: int = 0
     matched: int = 0
     missing_number: int = 0                 # no imported step carries the row's number
-    unmatched: list = field(default_factory=list)   # (hand step id, eq)
+    unmatched: list = field(default_factory=list)   # (hand step id, eq, why)
+    mapped: dict = field(default_factory=dict)      # hand symbol -> imported expression
 
     @property
     def recall(self) -> float:
@@ -32,6 +50,67 @@ class Recall:
 
 def _norm(name: str) -> str:
     return name.replace("_", "").lower()
+
+
+class _Lookup(SymbolTable):
+    """A symbol table that creates nothing: it resolves a LaTeX symbol or stand-in to
+    the imported table's name with the same canonical LaTeX (or, for a symbol, the same
+    name), and records what it cannot resolve."""
+
+    def __init__(self, source: SymbolTable):
+        super().__init__()
+        self.source = source
+        self.index: dict[str, set] = {}
+        for name, info in source.symbols.items():
+            if info.latex:
+                self.index.setdefault(canonical(info.latex), set()).add(name)
+        self.missing: list[str] = []
+
+    def _find(self, latex: str, name: str | None = None) -> str | None:
+        hits = self.index.get(canonical(latex), set())
+        if len(hits) == 1:
+            return next(iter(hits))
+        if name is not None and name in self.source.symbols:
+            return name
+        return None
+
+    def symbol(self, name: str, latex: str) -> sp.Symbol:
+        got = self._find(latex, name)
+        if got is None:
+            self.missing.append(latex)
+            got = name
+        return sp.Symbol(got, real=True)
+
+    def standin(self, latex, what, kind, stem, nonnegative=False) -> sp.Symbol:
+        got = self._find(latex)
+        if got is None:
+            self.missing.append(latex)
+            got = "unresolved_" + stem
+        return sp.Symbol(got, real=True)
+
+    def is_probabilistic(self, sym) -> bool:
+        return self.source.is_probabilistic(sym)
+
+    def is_opaque(self, sym) -> bool:
+        return self.source.is_opaque(sym)
+
+
+def meanings(table: SymbolTable, declared: dict) -> dict:
+    """hand symbol name -> the imported expression its declared LaTeX denotes, for every
+    declared symbol whose LaTeX resolves entirely in the imported ``table``
+    (``declared``: name -> :class:`theory.quantities.QuantityInfo`)."""
+    look = _Lookup(table)
+    conv = Converter(look)
+    out = {}
+    for name, info in declared.items():
+        latex = getattr(info, "latex", None)
+        if not latex:
+            continue
+        look.missing = []
+        p = conv.side(latex)
+        if p.ok and not look.missing:
+            out[name] = p.expr.xreplace({s: sp.Symbol(s.name) for s in p.expr.free_symbols})
+    return out
 
 
 def _signed(lhs, rel: str, rhs):
@@ -43,36 +122,65 @@ def _signed(lhs, rel: str, rhs):
     return lhs - rhs, "eq"
 
 
+def _plain(expr):
+    return sp.sympify(expr).xreplace({s: sp.Symbol(s.name)
+                                      for s in sp.sympify(expr).free_symbols})
+
+
+_POINTS = 8
+
+
+def _values(expr, syms, points):
+    f = sp.lambdify(syms, expr, "mpmath")
+    out = []
+    with mpmath.workdps(30):
+        for p in points:
+            try:
+                v = complex(f(*[mpmath.mpf(x) for x in p]))
+            except Exception:  # noqa: BLE001 - a point outside the expression's domain
+                v = None
+            out.append(v)
+    return out
+
+
 def _same(a, b, rng: random.Random) -> bool:
-    try:
-        if sp.simplify(a - b) == 0:
-            return True
-    except Exception:  # noqa: BLE001 - fall back to sampling
-        pass
+    """``a`` and ``b`` are the same function of their symbols."""
+    a, b = sp.sympify(a), sp.sympify(b)
+    if a == b:
+        return True
     syms = sorted(a.free_symbols | b.free_symbols, key=str)
-    if not syms:
-        try:
-            return abs(complex(a) - complex(b)) < 1e-9 * (1 + abs(complex(a)))
-        except Exception:  # noqa: BLE001
-            return False
-    fa = sp.lambdify(syms, a, "mpmath")
-    fb = sp.lambdify(syms, b, "mpmath")
+    points = [[rng.uniform(0.3, 3.0) for _ in syms] for _ in range(_POINTS)]
+    try:
+        va, vb = _values(a, syms, points), _values(b, syms, points)
+    except Exception:  # noqa: BLE001 - an expression lambdify cannot print
+        va = vb = [None] * _POINTS
     agree = 0
-    for _ in range(6):
-        point = [rng.uniform(0.3, 3.0) for _ in syms]
-        try:
-            va, vb = complex(fa(*point)), complex(fb(*point))
-        except Exception:  # noqa: BLE001 - a point outside a side's domain
+    for x, y in zip(va, vb):
+        if x is None or y is None:
             continue
-        if abs(va - vb) > 1e-8 * (1 + abs(va)):
+        if abs(x - y) > 1e-12 * (1 + abs(x) + abs(y)):
             return False
         agree += 1
-    return agree >= 3
+    if agree >= 4:
+        return True
+    try:
+        if sp.count_ops(a - b) < 80:
+            return sp.simplify(a - b) == 0
+    except Exception:  # noqa: BLE001 - no decision is no match
+        pass
+    return False
 
 
-def compare(imported_results, hand_results, seed: int = 0) -> Recall:
-    """The recall of ``hand_results``' numbered algebra rows in ``imported_results``
-    (both lists of :class:`theory.model.Result`)."""
+def _zero(expr, rng) -> bool:
+    return _same(expr, sp.Integer(0), rng)
+
+
+def compare(imported_results, hand_results, table: SymbolTable | None = None,
+            declared: dict | None = None, seed: int = 0) -> Recall:
+    """The recall of ``hand_results``' numbered ALGEBRA/SCALAR rows in
+    ``imported_results`` (both lists of :class:`theory.model.Result`).  ``table`` is the
+    import's :class:`SymbolTable` and ``declared`` the hand table's quantities (name ->
+    QuantityInfo): with both, hand symbols are mapped by their declared LaTeX first."""
     rng = random.Random(seed)
     by_eq: dict = {}
     names: dict = {}
@@ -81,11 +189,12 @@ def compare(imported_results, hand_results, seed: int = 0) -> Recall:
         for loc in walk_steps(r):
             st = loc.step
             if st.eq:
-                by_eq.setdefault(st.eq.lower(), []).append(st)
+                by_eq.setdefault(str(st.eq).lower(), []).append(st)
             for s in st.free_symbols:
-                names.setdefault(_norm(s.name), set()).add(s)
-                exact.setdefault(s.name.rstrip("_"), set()).add(s)
-    out = Recall()
+                names.setdefault(_norm(s.name), set()).add(s.name)
+                exact.setdefault(s.name.rstrip("_"), set()).add(s.name)
+    by_meaning = meanings(table, declared) if table is not None and declared else {}
+    out = Recall(mapped=dict(by_meaning))
     for r in hand_results:
         for loc in walk_steps(r):
             st = loc.step
@@ -95,27 +204,35 @@ def compare(imported_results, hand_results, seed: int = 0) -> Recall:
             cands = by_eq.get(str(st.eq).lower(), [])
             if not cands:
                 out.missing_number += 1
-                out.unmatched.append((loc.id, st.eq))
+                out.unmatched.append((loc.id, st.eq, "no imported step with this number"))
                 continue
             sub = {}
             for s in st.free_symbols:
+                if s.name in by_meaning:
+                    sub[s] = by_meaning[s.name]
+                    continue
                 got = exact.get(s.name) or names.get(_norm(s.name))
                 if got and len(got) == 1:
-                    sub[s] = next(iter(got))
-            plain = {s: sp.Symbol(s.name) for s in set().union(*(c.free_symbols for c in cands))}
-            hd, hk = _signed(st.lhs.xreplace(sub), st.rel.value, st.rhs.xreplace(sub))
-            hd = hd.xreplace({s: sp.Symbol(s.name) for s in hd.free_symbols})
+                    sub[s] = sp.Symbol(next(iter(got)))
+            hl, hr = _plain(st.lhs.xreplace(sub)), _plain(st.rhs.xreplace(sub))
+            hd, hk = _signed(hl, st.rel.value, hr)
+            hand_zero = _zero(hd, rng)
             hit = False
             for c in cands:
-                cd, ck = _signed(c.lhs, c.rel.value, c.rhs)
-                cd = cd.xreplace(plain)
+                cl, cr = _plain(c.lhs), _plain(c.rhs)
+                cd, ck = _signed(cl, c.rel.value, cr)
                 if ck != hk:
                     continue
-                if _same(hd, cd, rng) or (hk == "eq" and _same(hd, -cd, rng)):
+                same = _same(hd, cd, rng) or (hk == "eq" and _same(hd, -cd, rng))
+                if same and hand_zero:
+                    # both rows are identities: only a shared side makes them one row
+                    same = any(_same(x, y, rng) for x in (hl, hr) for y in (cl, cr))
+                if same:
                     hit = True
                     break
             if hit:
                 out.matched += 1
             else:
-                out.unmatched.append((loc.id, st.eq))
+                out.unmatched.append((loc.id, st.eq, "no imported step with this number "
+                                      "states the same relation"))
     return out

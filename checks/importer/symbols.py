@@ -20,6 +20,8 @@ from dataclasses import dataclass, field
 
 import sympy as sp
 
+from checks.importer.latex import canonical
+
 GREEK = {"alpha", "beta", "gamma", "delta", "epsilon", "varepsilon", "zeta", "eta", "theta",
          "vartheta", "iota", "kappa", "lambda", "mu", "nu", "xi", "pi", "varpi", "rho",
          "varrho", "sigma", "varsigma", "tau", "upsilon", "phi", "varphi", "chi", "psi",
@@ -83,7 +85,7 @@ class SymbolTable:
 
     def __init__(self):
         self.symbols: dict[str, SymbolInfo] = {}
-        self._by_latex: dict[str, str] = {}       # stand-in LaTeX -> name
+        self._by_latex: dict[str, str] = {}       # stand-in LaTeX (canonical) -> name
         self.text_guesses: dict[str, list] = {}   # name -> [(assumption, why)]
 
     # ------------------------------------------------------------------ naming
@@ -113,7 +115,7 @@ class SymbolTable:
 
     def standin(self, latex: str, what: str, kind: str, stem: str,
                 nonnegative: bool = False) -> sp.Symbol:
-        key = re.sub(r"\s+", "", latex)
+        key = canonical(latex)
         name = self._by_latex.get(key)
         if name is None:
             name = self.unique(stem[:40].rstrip("_") or what, key)
