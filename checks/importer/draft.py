@@ -49,6 +49,7 @@ class DStep:
     latex: str
     reason: str = ""        # why UNPARSED / OPAQUE
     definition: bool = False
+    chain: int = 0          # steps of one display with the same chain link
 
 
 @dataclass
@@ -179,14 +180,19 @@ def _result(blk: Block, rid: str, conv: Converter, stats: Stats) -> DResult:
             for st in steps:
                 if st.definition:
                     _define(res, st, blk)
-            if not steps:
-                continue
-            if len(steps) == 1:
-                res.proof.append(steps[0])
-            else:
-                label = steps[0].label.rsplit(".", 1)[0] if steps[0].eq else f"chain-{counter[0]}"
+            groups: list = []
+            for st in steps:
+                if groups and groups[-1][-1].chain == st.chain:
+                    groups[-1].append(st)
+                else:
+                    groups.append([st])
+            for group in groups:
+                if len(group) == 1:
+                    res.proof.append(group[0])
+                    continue
+                label = group[0].label.rsplit(".", 1)[0] if group[0].eq else f"chain-{counter[0]}"
                 label = _unique(label if label not in labels else label + "-chain", labels)
-                res.proof.append(DChain(label, steps, _concludes(res, steps)))
+                res.proof.append(DChain(label, group, _concludes(res, group)))
     stats.hypotheses += len(res.hypotheses)
     return res
 
@@ -281,7 +287,7 @@ def _steps(disp: Display, conv: Converter, stats: Stats, labels: set, counter: l
         else:
             stats.opaque += 1
         out.append(DStep(label, lhs, SCALAR_RELS.get(r.rel, "="), rhs, kind, r.number, latex,
-                         reason, definition=r.rel == ":="))
+                         reason, definition=r.rel == ":=", chain=r.chain))
     del numbers, multi
     return out
 

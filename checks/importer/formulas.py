@@ -20,7 +20,8 @@ from dataclasses import dataclass, field
 
 import sympy as sp
 
-from checks.importer.latex import CLOSE, OPEN, RELATIONS, clean, join, tokens, trim_side
+from checks.importer.latex import (CLOSE, OPEN, RELATIONS, canonical, clean, join, tokens,
+                                   trim_side)
 from checks.importer.symbols import GREEK, OPAQUE, PROBABILISTIC, SymbolTable, sanitize
 
 
@@ -82,7 +83,7 @@ class Converter:
     def side(self, latex: str) -> Parsed:
         """The SymPy expression of one side (``Parsed.expr`` None with the reason when
         it cannot be read)."""
-        text = trim_side(latex)
+        text = trim_side(_cut_condition(trim_side(latex)))
         if not text:
             return Parsed(None, latex, "empty side")
         try:
@@ -231,7 +232,10 @@ class Converter:
             if t in ("\\Omega", "\\Theta") and i + 1 < len(toks) and toks[i + 1] == "(":
                 raise Unparsed(f"{t}(...) is a lower or two-sided order")
             if t == "\\|":
-                i = self._norm(toks, i, used, put)
+                i, power = self._norm(toks, i, used, put)
+                if power is not None:
+                    out.append("^{" + self.sub(self.rewrite(power, used, depth + 1)) + "}")
+                    factor_before = True
                 continue
             if t == "|":
                 k = _match_bar(toks, i)
@@ -250,6 +254,12 @@ class Converter:
                 k = _match(toks, i)
                 if t == "\\lceil" or t == "\\lfloor":
                     raise Unparsed("a ceiling or floor")
+                end = self._transposed(toks, i, k + 1)
+                if end is not None:
+                    put(self._standin(join(toks[i:end]), "inner product", OPAQUE,
+                                      "ip_" + _slug(toks[i + 1:end]), used))
+                    i = end
+                    continue
                 inner = self.sub(self.rewrite(toks[i + 1:k], used, depth + 1))
                 put("(" + inner + ")")
                 i = k + 1
@@ -380,7 +390,8 @@ class Converter:
             elif u == "^":
                 arg, j = self._group(toks, i + 1)
                 text = join(arg)
-                if DECORATION.match(text) and not _NOT_DECORATION.match(text):
+                if (DECORATION.match(text) and not _NOT_DECORATION.match(text)) \
+                        or _in_parens(arg):
                     suffix += "_" + sanitize(text.replace("(", "").replace(")", ""))
                     i = j
                 else:
@@ -430,25 +441,111 @@ class Converter:
         j = i + 1
         if op == "\\text":
             _, j = self._group(toks, i + 1)
+        scripts = {}
         while j < len(toks) and toks[j] in ("_", "^"):
-            _, j = self._group(toks, j + 1)
+            arg, j2 = self._group(toks, j + 1)
+            scripts.setdefault(toks[j], arg)
+            j = j2
         k = j
         depth = 0
+        bars = {"|": False, "\\|": False}     # inside |..| / \\|..\\|
         while k < len(toks):
             u = toks[k]
             if u in OPEN:
                 depth += 1
             elif u in CLOSE:
                 depth -= 1
-            elif depth == 0 and u in ("+", "-") and k > j:
+            elif u in bars:
+                bars[u] = not bars[u]
+            elif depth == 0 and not any(bars.values()) and u in ("+", "-") and k > j:
                 break
             k += 1
         if k == j:
             raise Unparsed(f"{op} of nothing")
+        if op == "\\sum":
+            got = self._sum(toks[j:k], scripts.get("_"), scripts.get("^"), used)
+            if got is not None:
+                put(got)
+                return k
         latex = join(toks[i:k])
         what = BIG_OPS.get(op, op.strip("\\"))
         put(self._standin(latex, what, OPAQUE, what + "_" + _slug(toks[j:k]), used))
         return k
+
+    def _sum(self, term, sub, sup, used):
+        """``\\sum_{t=lo}^{hi} c·f(t)`` as ``c·Σ f(t)``: the factors of the summand that do
+        not depend on the index leave the sum; a sum of a constant over a printed range is
+        the constant times the number of terms (``\\sum_{t=0}^{T-1} 2αC²/(βnbσ²)`` is
+        ``2αC²T/(βnbσ²)``).  What is left is a stand-in whose LaTeX is the sum of the
+        dependent factors.  None when the index or the summand cannot be read."""
+        if not sub:
+            return None
+        st = [t for t in sub if not t.isspace()]
+        lo = None
+        if "=" in st:
+            idx, lo = st[:st.index("=")], st[st.index("=") + 1:]
+        elif "\\in" in st:
+            idx = st[:st.index("\\in")]
+        else:
+            idx = st
+        got = self._atom(idx, 0) if idx else None
+        if got is None or got[1] != len(idx):
+            return None
+        index = canonical(join(idx))
+        try:
+            expr = self._expand(self._parse_sum(self.rewrite(term, used)))
+        except Unparsed:
+            return None
+        const, dep = [], []
+        for f in sp.Mul.make_args(expr):
+            (dep if self._depends(f, index) else const).append(f)
+        const, dep = sp.Mul(*const), sp.Mul(*dep)
+        if dep == 1:
+            if lo is None or not sup:
+                return None
+            try:
+                lo_e = self._expand(self._parse_sum(self.rewrite(lo, used)))
+                hi_e = self._expand(self._parse_sum(self.rewrite(sup, used)))
+            except Unparsed:
+                return None
+            total = const * (hi_e - lo_e + 1)
+        else:
+            names = {s: self._names[str(s)] for s in dep.free_symbols if str(s) in self._names}
+            latex = ("\\sum_{" + join(sub) + "}" + (f"^{{{join(sup)}}}" if sup else "") + " "
+                     + sp.latex(dep, symbol_names={s: self.table.symbols[n].latex or n
+                                                   for s, n in names.items()}))
+            kind = PROBABILISTIC if any(self.table.is_probabilistic(n) for n in names.values()) \
+                else OPAQUE
+            stand = self._standin(latex, "sum", kind, "sum_" + _slug(tokens(latex)[1:]), used)
+            total = const * sp.Symbol(stand.replace("{", "").replace("}", ""))
+        code = "s" + _letters(len(self._subs) + 1)
+        self._subs[f"v_{code}"] = total
+        return f"v_{{{code}}}"
+
+    def _depends(self, factor, index: str) -> bool:
+        """Whether a factor (over placeholders) mentions the summation index: a symbol
+        or stand-in whose LaTeX holds it as a token (``a_t``, ``\\|w_t\\|``, ``\\eta_j``)."""
+        pat = re.compile(r"(?<![\w\\])" + re.escape(index) + r"(?![\w])")
+        for s in factor.free_symbols:
+            name = self._names.get(str(s))
+            info = self.table.symbols.get(name) if name else None
+            if info is None:
+                continue
+            if name == index or pat.search(canonical(info.latex or name)):
+                return True
+        return False
+
+    def _expand(self, expr):
+        """An expression over placeholders with the parsed brackets put back in (names
+        still placeholders ``v_xx``)."""
+        def key(s):
+            return str(s).replace("{", "").replace("}", "")
+        for _ in range(100):
+            inner = {s: self._subs[key(s)] for s in expr.free_symbols if key(s) in self._subs}
+            if not inner:
+                break
+            expr = expr.xreplace(inner)
+        return expr.xreplace({s: sp.Symbol(key(s)) for s in expr.free_symbols if key(s) != str(s)})
 
     def _big_o(self, toks, j, used, put, depth):
         while j < len(toks) and toks[j].isspace():
@@ -478,13 +575,21 @@ class Converter:
             raise Unparsed("an unclosed norm")
         j = k + 1
         sub = ""
-        if j < len(toks) and toks[j] == "_":
-            arg, j = self._group(toks, j + 1)
-            sub = join(arg)
+        power = None
+        while j < len(toks) and toks[j] in ("_", "^"):
+            # \\|x\\|_2^2 and \\|x\\|^{2}_{2}: the subscript names the norm, the superscript
+            # is a power of it
+            if toks[j] == "_" and not sub:
+                arg, j = self._group(toks, j + 1)
+                sub = join(arg)
+            elif toks[j] == "^" and power is None:
+                power, j = self._group(toks, j + 1)
+            else:
+                break
         latex = join(toks[i:k + 1]) + (f"_{{{sub}}}" if sub else "")
         put(self._standin(latex, "norm", OPAQUE, "norm_" + _slug(toks[i + 1:k]), used,
                           nonnegative=True))
-        return j
+        return j, power
 
     def _gradient(self, toks, i, used, put):
         j = i + 1
@@ -496,10 +601,38 @@ class Converter:
         name, j, _ = got
         if j < len(toks) and toks[j] == "(":
             j = _match(toks, j) + 1
+        end = self._transposed(toks, i, j)
+        if end is not None:
+            put(self._standin(join(toks[i:end]), "inner product", OPAQUE,
+                              "ip_" + _slug(toks[i:end]), used))
+            return end
         latex = join(toks[i:j])
         put(self._standin(latex, "gradient", OPAQUE, "grad_" + name + "_" + _slug(toks[i + 1:j]),
                           used))
         return j
+
+    def _transposed(self, toks, start, k):
+        """The end of ``X^{T}(Y)`` when the operand ``toks[start:k]`` is followed by a
+        transpose and a bracketed or single second operand: an inner product.  ``^{T}`` is
+        read as a transpose only where one operand is a vector (bold, a gradient) or it is
+        printed ``^\\top``: ``(1+\\eta L)^{T}(…)`` stays a power."""
+        if k >= len(toks) or toks[k] != "^":
+            return None
+        arg, j = self._group(toks, k + 1)
+        mark = join(arg).strip()
+        if mark not in ("T", "\\top", "\\intercal", "\\mathsf{T}", "\\text{T}"):
+            return None
+        if j < len(toks) and toks[j] in ("(", "["):
+            end = _match(toks, j) + 1
+        else:
+            got = self._atom(toks, j) if j < len(toks) else None
+            if got is None:
+                return None
+            end = got[1]
+        vector = {"\\boldsymbol", "\\mathbf", "\\bm", "\\nabla", "\\partial"}
+        if mark == "T" and not vector & set(toks[start:end]):
+            return None
+        return end
 
     def _probabilistic(self, toks, i, used, put):
         arg, j = self._group(toks, i + 1)
@@ -524,7 +657,9 @@ class Converter:
             got = self._atom(toks, j) if j < len(toks) else None
             if got is None:
                 raise Unparsed(f"{what} of an unbracketed expression")
-            _, end, _ = got
+            name, end, _ = got
+            if end < len(toks) and toks[end] == "(" and self._applied(name, toks, end):
+                end = _match(toks, end) + 1
             body = toks[j:end]
         latex = join(toks[i:end])
         stem = {"expectation": "E_", "probability": "Pr_", "indicator": "I_"}[what] + _slug(body)
@@ -553,13 +688,7 @@ class Converter:
         return f"v_{{{code}}}"
 
     def _restore(self, expr):
-        for _ in range(100):
-            inner = {s: self._subs[str(s).replace("{", "").replace("}", "")]
-                     for s in expr.free_symbols
-                     if str(s).replace("{", "").replace("}", "") in self._subs}
-            if not inner:
-                break
-            expr = expr.xreplace(inner)
+        expr = self._expand(expr)
         sub = {}
         for s in expr.free_symbols:
             name = self._names.get(str(s).replace("{", "").replace("}", ""))
@@ -741,6 +870,45 @@ def _match_bar(toks, i) -> int:
         elif toks[k] == "|" and depth == 0:
             return k
     raise Unparsed("an unclosed |")
+
+
+#: words that open a condition after a formula: ``x \\leq y \\text{ if } t > 1``
+_CONDITION_WORDS = {"if", "for", "when", "whenever", "where", "with", "since", "as", "and",
+                    "provided", "such", "otherwise", "by", "s.t.", "i.e.", "e.g.", "unless"}
+
+
+def _cut_condition(text: str) -> str:
+    """A side without the condition printed after it (``\\text{ if } …``, ``\\forall …``,
+    ``, \\text{for all} …``): the condition is prose, not part of the value."""
+    toks = tokens(text)
+    depth = 0
+    for k, t in enumerate(toks):
+        if t in OPEN:
+            depth += 1
+        elif t in CLOSE:
+            depth -= 1
+        elif depth == 0 and t == "\\forall":
+            return join(toks[:k])
+        elif depth == 0 and t == "\\text" and k + 1 < len(toks) and toks[k + 1] == "{":
+            try:
+                end = _match(toks, k + 1)
+            except Unparsed:
+                return text
+            words = join(toks[k + 2:end]).strip().lower().split()
+            if words and words[0].strip(",.") in _CONDITION_WORDS:
+                return join(toks[:k])
+    return text
+
+
+def _in_parens(toks) -> bool:
+    """The tokens are one parenthesised group: ``((1+\\eta L)z)``."""
+    toks = [t for t in toks if not t.isspace()]
+    if len(toks) < 2 or toks[0] != "(" or toks[-1] != ")":
+        return False
+    try:
+        return _match(toks, 0) == len(toks) - 1
+    except Unparsed:
+        return False
 
 
 def _top_level(toks, sep) -> bool:

@@ -117,6 +117,7 @@ class Relation:
     scalar: bool
     number: str | None = None
     label: str | None = None
+    chain: int = 0          # the chain of the display it belongs to (rows ending a clause)
 
 
 def strip_number(latex: str) -> tuple[str, str | None, str | None]:
@@ -220,8 +221,28 @@ def split_relations(rows: list[Row]) -> tuple[list[Side], list[str]]:
             else:
                 cur.append(t)
             i += 1
+        if r + 1 < len(rows) and _ends_sentence(cur) and not _starts_relation(rows[r + 1]):
+            # a row that ends a clause ("a <= b,") and a next row that does not continue
+            # it with a relation sign ("c <= d"): two chains, not one
+            sides.append(Side(join(cur).strip(), cur_row))
+            rels.append(BREAK)
+            cur = []
     sides.append(Side(join(cur).strip(), cur_row))
     return sides, rels
+
+
+#: the mark split_relations puts between two sides that no relation links
+BREAK = ","
+
+
+def _ends_sentence(toks) -> bool:
+    rest = [t for t in toks if not t.isspace()]
+    return bool(rest) and rest[-1] in (",", ";", ".") and len(rest) > 1
+
+
+def _starts_relation(row: Row) -> bool:
+    toks = [t for t in tokens(clean(row.latex)) if not t.isspace()]
+    return bool(toks) and (toks[0] in RELATIONS or toks[:2] == [":", "="])
 
 
 def _skip_group(toks, i) -> int:
@@ -257,7 +278,11 @@ def relations(rows: list[Row]) -> list[Relation]:
     numbered = [(k, r.number) for k, r in enumerate(rows) if r.number]
     labels = [r.label for r in rows if r.label]
     out = []
+    chain = 0
     for k, rel in enumerate(rels):
+        if rel == BREAK:
+            chain += 1
+            continue
         lhs, rhs = sides[k], sides[k + 1]
         number = label = None
         if len(numbered) == 1:
@@ -272,7 +297,7 @@ def relations(rows: list[Row]) -> list[Relation]:
         elif labels:
             label = labels[0]
         out.append(Relation(lhs, rel, rhs, rel in ("=", "<", "<=", ">", ">=", ":="),
-                            number, label))
+                            number, label, chain))
     return out
 
 
@@ -350,6 +375,33 @@ def _norm_items(items: list) -> list:
                 continue
         res.append(it)
         k += 1
+    # [x]^T(y) -> x^T(y): brackets around a transposed single term are notation
+    k = 0
+    while k + 2 < len(res):
+        if res[k] == "]" and res[k + 1] == "^" and res[k + 2] == "\\top":
+            depth, m = 0, k
+            while m >= 0:
+                if res[m] == "]":
+                    depth += 1
+                elif res[m] == "[":
+                    depth -= 1
+                    if depth == 0:
+                        break
+                m -= 1
+            inner = res[m + 1:k]
+            if m >= 0 and not _top_sum(inner):
+                res[m:k + 1] = inner
+                k = m
+                continue
+        k += 1
+    # \|x\|_2 is \|x\| (the Euclidean norm is the norm a bare \| \| denotes)
+    k, open_ = 0, False
+    while k < len(res):
+        if res[k] == "\\|":
+            open_ = not open_
+            if not open_ and res[k + 1:k + 3] == ["_", "2"]:
+                del res[k + 1:k + 3]
+        k += 1
     # X _ B '  ->  X ' _ B   (a prime before the subscript)
     k = 0
     while k + 2 < len(res):
@@ -396,6 +448,18 @@ def _norm_items(items: list) -> list:
                             break
         k += 1
     return res
+
+
+def _top_sum(items) -> bool:
+    depth = 0
+    for it in items:
+        if it in ("(", "[", "\\{"):
+            depth += 1
+        elif it in (")", "]", "\\}"):
+            depth -= 1
+        elif depth == 0 and it in ("+", "-"):
+            return True
+    return False
 
 
 def _flat(items) -> str:

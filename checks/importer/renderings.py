@@ -14,7 +14,7 @@ import unicodedata
 
 from checks.importer.document import (ENV_KINDS, NUMBER, RESULT_WORDS, Begin, Display, Document,
                                       Heading, Text, proof_of)
-from checks.importer.latex import Row, split_rows, strip_number
+from checks.importer.latex import Row, clean, split_rows, strip_number
 
 _EQNO = re.compile(r"\s\(([A-Z]?\.?\d+(?:\.\d+)*[a-z]?)\)\s*$")
 _SPOKEN = re.compile(r"(?:italic|bold|roman|blackboard|caligraphic|fraktur|script|sans-serif|"
@@ -55,7 +55,8 @@ def _latex_end(s: str, i: int) -> int:
                 return i
             if re.match(r"\s+\S*[^\x00-\x7f]", rest):
                 return i
-            if _SPOKEN.match(rest) or re.match(r"[=+\-<>(\[|,.:]*\s+" + _SPOKEN.pattern, rest):
+            if _SPOKEN.match(rest) or re.match(r"[=+\-<>(\[|,.:]*(?:\s+\d+)*\s+" + _SPOKEN.pattern,
+                                                rest):
                 return i
         c = s[i]
         if c == "\\":
@@ -106,6 +107,10 @@ def _latex_start(line: str, p0: int) -> int:
     while j > 0 and ord(line[j - 1]) < 128 and not line[j - 1].isspace():
         j -= 1
     first = _norm_char(line[0])
+    if _norm_char(_first_glyph(line[p0:])) == first:
+        # the formula starts at its first command ("σDP2T.\\mathcal{D}…": the ASCII
+        # before it is the visible rendering's)
+        return p0
     for c in range(j, p0 + 1):
         if c < p0 and not re.match(r"[A-Za-z0-9(\[|\-]", line[c]):
             continue
@@ -232,6 +237,11 @@ def read_rendering(text: str, source: str = "") -> Document:
         if disp is not None:
             if not disp.rows:
                 continue
+            if len(disp.rows) == 1 and disp.rows[0].number and not clean(disp.rows[0].latex):
+                # "$$\\tag{7}$$" after a display: the number of the display before it
+                if blocks and isinstance(blocks[-1], Display):
+                    _number_last_row(blocks[-1], disp.rows[0].number)
+                continue
             disp.line = lineno
             prev = blocks[-1] if blocks else None
             if isinstance(prev, Display) and disp.rows and _REL_START.match(disp.rows[0].latex) \
@@ -304,19 +314,33 @@ def _paragraphs(text: str):
         cur.append(line)
     if cur:
         out.append((start, "\n".join(cur)))
-    # split paragraphs whose lines mix prose and $$ displays (Markdown)
+    # split paragraphs whose lines mix prose and $$ displays (Markdown); a display runs
+    # from its opening $$ to its closing $$, over several lines if need be
     final = []
     for start, par in out:
         lines = par.splitlines()
         buf: list = []
+        disp: list | None = None
         for off, line in enumerate(lines):
+            if disp is not None:
+                disp.append(line)
+                if "$$" in line:
+                    final.append((disp_start, "\n".join(disp)))
+                    disp = None
+                continue
             if line.strip().startswith("$$") or re.fullmatch(r"\s*\(\d+\)\s*", line):
                 if buf:
                     final.append((start, "\n".join(buf)))
                     buf = []
+                body = line.strip()
+                if body.startswith("$$") and "$$" not in body[2:]:
+                    disp, disp_start = [line], start + off
+                    continue
                 final.append((start + off, line))
             else:
                 buf.append(line)
+        if disp is not None:
+            final.append((disp_start, "\n".join(disp)))
         if buf:
             final.append((start, "\n".join(buf)))
     return final
@@ -326,7 +350,8 @@ def _display_of(par: str, latexml: bool) -> Display | None:
     s = par.strip()
     if s.startswith("$$"):
         body = s[2:]
-        body = body[:-2] if body.endswith("$$") else body
+        end = body.rfind("$$")
+        body = body[:end] if end >= 0 else body
         rows = split_rows(body)
         return Display(rows)
     m = re.fullmatch(r"(=|\\leq?|\\geq?|≤|≥|<|>)\s*\$(.+)\$\s*\.?", s, re.S)
