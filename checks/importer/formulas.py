@@ -256,8 +256,10 @@ class Converter:
                     raise Unparsed("a ceiling or floor")
                 end = self._transposed(toks, i, k + 1)
                 if end is not None:
-                    put(self._standin(join(toks[i:end]), "inner product", OPAQUE,
-                                      "ip_" + _slug(toks[i + 1:end]), used))
+                    second = toks[self._group(toks, k + 2)[1]:end]
+                    put(self._inner(toks[i + 1:k], second, used, depth)
+                        or self._standin(join(toks[i:end]), "inner product", OPAQUE,
+                                         "ip_" + _slug(toks[i + 1:end]), used))
                     i = end
                     continue
                 inner = self.sub(self.rewrite(toks[i + 1:k], used, depth + 1))
@@ -610,6 +612,70 @@ class Converter:
         put(self._standin(latex, "gradient", OPAQUE, "grad_" + name + "_" + _slug(toks[i + 1:j]),
                           used))
         return j
+
+    def _inner(self, first, second, used, depth):
+        """``[a x + b y]^T(z)`` as ``a·⟨x, z⟩ + b·⟨y, z⟩`` (an inner product is linear in
+        its first argument): one inner-product stand-in per vector term, its scalar
+        coefficient in front.  None when a term has no vector part (then the whole is one
+        stand-in)."""
+        first = [t for t in first if not t.isspace()]
+        terms, cur, sign, level = [], [], "+", 0
+        for t in first:
+            if t in OPEN:
+                level += 1
+            elif t in CLOSE:
+                level -= 1
+            if level == 0 and t in ("+", "-"):
+                if cur:
+                    terms.append((sign, cur))
+                    sign = t
+                else:
+                    sign = "-" if (sign == "-") != (t == "-") else "+"
+                cur = []
+                continue
+            cur.append(t)
+        if cur:
+            terms.append((sign, cur))
+        if not terms:
+            return None
+        pieces = []
+        for sign, term in terms:
+            v = self._vector_start(term)
+            if v is None:
+                return None
+            coef, vec = term[:v], term[v:]
+            ph = self._standin("[" + join(vec) + "]^{T}" + join(second), "inner product", OPAQUE,
+                               "ip_" + _slug(vec + second), used)
+            text = ph if not coef else self.sub(self.rewrite(coef, used, depth + 1)) + " \\cdot " + ph
+            pieces.append(f" {sign} {text}")
+        if len(pieces) == 1 and pieces[0].startswith(" + "):
+            return pieces[0][3:]
+        return self.sub("".join(pieces))
+
+    def _vector_start(self, term):
+        """Where the vector factor of a term starts (after its scalar coefficient):
+        a gradient, a bold symbol, an expectation or a function value; None if none."""
+        j = 0
+        while j < len(term):
+            t = term[j]
+            if t in ("\\nabla", "\\partial", "\\boldsymbol", "\\mathbf", "\\bm", "\\mathbb"):
+                return j
+            if re.fullmatch(r"\d+(?:\.\d+)?", t) or t == "\\cdot":
+                j += 1
+                continue
+            if t in ("\\frac", "\\sqrt"):
+                _, j = self._group(term, j + 1)
+                if t == "\\frac":
+                    _, j = self._group(term, j)
+                continue
+            got = self._atom(term, j)
+            if got is None:
+                return None
+            name, e, _ = got
+            if e < len(term) and term[e] == "(" and self._applied(name, term, e):
+                return j
+            j = e
+        return None
 
     def _transposed(self, toks, start, k):
         """The end of ``X^{T}(Y)`` when the operand ``toks[start:k]`` is followed by a

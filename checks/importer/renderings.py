@@ -53,10 +53,16 @@ def _latex_end(s: str, i: int) -> int:
             rest = s[i:i + 40]
             if re.match(r"\s*[^\x00-\x7f]", rest) and not re.match(r"\s*[^\x00-\x7f]\S*\\", rest):
                 return i
-            if re.match(r"\s+\S*[^\x00-\x7f]", rest):
+            vis = re.match(r"\s+(\S*?)[^\x00-\x7f]", rest)
+            if vis and (not vis.group(1) or ("\\" not in vis.group(1)
+                                             and not re.search(r"\\[A-Za-z]+$", s[:i]))):
+                # the visible form of the next cell ("… (M+L(Cα…", "\\leq 𝒟α…"); a space
+                # after a control word or before more LaTeX is the LaTeX's own
+                # ("\\eta L)z,∥ italic…", "% \\boldsymbol{x}…")
                 return i
-            if _SPOKEN.match(rest) or re.match(r"[=+\-<>(\[|,.:]*(?:\s+\d+)*\s+" + _SPOKEN.pattern,
-                                                rest):
+            if _SPOKEN.match(rest) or re.match(r"[=+\-<>(\[|\d\s]*\s" + _SPOKEN.pattern, rest):
+                # the spoken form, which may open with the cell's relation and digits
+                # ("= - 2 italic_η"); a trailing , or . is the LaTeX's own
                 return i
         c = s[i]
         if c == "\\":
