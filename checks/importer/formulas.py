@@ -88,7 +88,7 @@ class Converter:
             return Parsed(None, latex, "empty side")
         try:
             used: set = set()
-            rewritten = self.rewrite(tokens(text), used)
+            rewritten = self.rewrite(_script_order(tokens(text)), used)
             expr = self._restore(self._parse_sum(rewritten))
         except Unparsed as exc:
             return Parsed(None, text, str(exc))
@@ -301,6 +301,12 @@ class Converter:
             # a symbol applied to a point: f(x), \ell(w, z), A(s), D_alpha(P || Q)
             if j < len(toks) and toks[j] == "(" and self._applied(name, toks, j):
                 k = _match(toks, j)
+                end = self._transposed(toks, i, k + 1)
+                if end is not None:     # g_xi(theta_t)^T(theta_t - theta^*)
+                    put(self._standin(join(toks[i:end]), "inner product", OPAQUE,
+                                      "ip_" + _slug(toks[i:end]), used))
+                    i = end
+                    continue
                 whole = join(toks[i:k + 1])
                 args = toks[j + 1:k]
                 kind, what = OPAQUE, "function value"
@@ -457,7 +463,7 @@ class Converter:
                 depth += 1
             elif u in CLOSE:
                 depth -= 1
-            elif u in bars:
+            elif u in bars and depth == 0:
                 bars[u] = not bars[u]
             elif depth == 0 and not any(bars.values()) and u in ("+", "-") and k > j:
                 break
@@ -964,6 +970,34 @@ def _cut_condition(text: str) -> str:
             if words and words[0].strip(",.") in _CONDITION_WORDS:
                 return join(toks[:k])
     return text
+
+
+def _script_order(toks: list[str]) -> list[str]:
+    """``x^{2}_{a}`` as ``x_{a}^{2}``: a subscript printed after a superscript still names
+    the symbol (``c^{2}_{\\alpha,2}`` is ``(c_{\\alpha,2})^2``)."""
+    toks = [t for t in toks if not t.isspace()]
+    out, i = [], 0
+    while i < len(toks):
+        if toks[i] == "^" and i + 1 < len(toks):
+            end = _group_end(toks, i + 1)
+            if end < len(toks) and toks[end] == "_" and end + 1 < len(toks):
+                end2 = _group_end(toks, end + 1)
+                out.extend(toks[end:end2] + toks[i:end])
+                i = end2
+                continue
+        out.append(toks[i])
+        i += 1
+    return out
+
+
+def _group_end(toks, i) -> int:
+    """The index after the script argument starting at i (a braced group or a token)."""
+    if i < len(toks) and toks[i] == "{":
+        try:
+            return _match(toks, i) + 1
+        except Unparsed:
+            return len(toks)
+    return i + 1
 
 
 def _in_parens(toks) -> bool:

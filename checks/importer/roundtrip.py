@@ -24,6 +24,7 @@ must also share a side: a vacuous agreement is no match.
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass, field
 
 import mpmath
@@ -41,6 +42,7 @@ class Recall:
     matched: int = 0
     missing_number: int = 0                 # no imported step carries the row's number
     unmatched: list = field(default_factory=list)   # (hand step id, eq, why)
+    matches: list = field(default_factory=list)     # (hand step id, imported step id)
     mapped: dict = field(default_factory=dict)      # hand symbol -> imported expression
 
     @property
@@ -61,9 +63,11 @@ class _Lookup(SymbolTable):
         super().__init__()
         self.source = source
         self.index: dict[str, set] = {}
+        self.loose: dict[str, set] = {}
         for name, info in source.symbols.items():
             if info.latex:
                 self.index.setdefault(canonical(info.latex), set()).add(name)
+                self.loose.setdefault(_unfont(canonical(info.latex)), set()).add(name)
         self.missing: list[str] = []
 
     def _find(self, latex: str, name: str | None = None) -> str | None:
@@ -72,6 +76,11 @@ class _Lookup(SymbolTable):
             return next(iter(hits))
         if name is not None and name in self.source.symbols:
             return name
+        # a calligraphic or blackboard letter declared as a plain one (A(S) for
+        # \mathcal{A}(S)): only where that reading is the one the import has
+        hits = self.loose.get(_unfont(canonical(latex)), set())
+        if len(hits) == 1:
+            return next(iter(hits))
         return None
 
     def symbol(self, name: str, latex: str) -> sp.Symbol:
@@ -93,6 +102,10 @@ class _Lookup(SymbolTable):
 
     def is_opaque(self, sym) -> bool:
         return self.source.is_opaque(sym)
+
+
+def _unfont(key: str) -> str:
+    return re.sub(r"\\math(?:cal|bb|scr|frak) ", "", key)
 
 
 def meanings(table: SymbolTable, declared: dict) -> dict:
@@ -189,7 +202,7 @@ def compare(imported_results, hand_results, table: SymbolTable | None = None,
         for loc in walk_steps(r):
             st = loc.step
             if st.eq:
-                by_eq.setdefault(str(st.eq).lower(), []).append(st)
+                by_eq.setdefault(str(st.eq).lower(), []).append((loc.id, st))
             for s in st.free_symbols:
                 names.setdefault(_norm(s.name), set()).add(s.name)
                 exact.setdefault(s.name.rstrip("_"), set()).add(s.name)
@@ -218,7 +231,7 @@ def compare(imported_results, hand_results, table: SymbolTable | None = None,
             hd, hk = _signed(hl, st.rel.value, hr)
             hand_zero = _zero(hd, rng)
             hit = False
-            for c in cands:
+            for cid, c in cands:
                 cl, cr = _plain(c.lhs), _plain(c.rhs)
                 cd, ck = _signed(cl, c.rel.value, cr)
                 if ck != hk:
@@ -228,10 +241,11 @@ def compare(imported_results, hand_results, table: SymbolTable | None = None,
                     # both rows are identities: only a shared side makes them one row
                     same = any(_same(x, y, rng) for x in (hl, hr) for y in (cl, cr))
                 if same:
-                    hit = True
+                    hit = cid
                     break
             if hit:
                 out.matched += 1
+                out.matches.append((loc.id, hit))
             else:
                 out.unmatched.append((loc.id, st.eq, "no imported step with this number "
                                       "states the same relation"))
