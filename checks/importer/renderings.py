@@ -24,8 +24,11 @@ _SPOKEN = re.compile(r"(?:italic|bold|roman|blackboard|caligraphic|fraktur|scrip
                      r"under_|under\^)")
 _GLUED = re.compile(r"\\([A-Za-z]+?)(italic|bold|roman|blackboard|caligraphic|fraktur|divide|"
                     r"start|absent|square|script|double)")
-_HEAD = re.compile(r"^\s*(\*\*|\*|_)?\s*" + RESULT_WORDS + r"\s+" + NUMBER
+_HEAD = re.compile(r"^\s*(\*\*|\*|_)?\s*" + RESULT_WORDS + r"\s+" + NUMBER + r"(?!\.?\d)"
                    + r"\s*(\*\*|\*|_)?\s*(?:[.:]\s*(?:\*\*|\*|_)?|(?=\())\s*(.*)$", re.S)
+#: a line that is a result's heading and nothing else ("Remark 4.", "Lemma 2.1 (Title).")
+_HEAD_LINE = re.compile(r"^\s*(\*\*|\*|_)?\s*" + RESULT_WORDS + r"\s+" + NUMBER + r"(?!\.?\d)"
+                        r"\s*(\*\*|\*|_)?\s*[.:]?\s*(\([^()]{0,100}\))?\s*[.:]?\s*(\*\*|\*|_)?\s*$")
 _PROOF = re.compile(r"^\s*(?:\*\*|\*|_)?\s*(Proof(?:\s+[Ss]ketch)?(?:\s+of\s+[^.]{1,60}?)?)"
                     r"\s*[.:]\s*(?:\*\*|\*|_)?\s*(.*)$", re.S)
 _END_PROOF = re.compile(r"(∎|□|\$\\square\$|\\qed|\$\\blacksquare\$|\$\\Box\$)\s*$")
@@ -225,7 +228,7 @@ def read_rendering(text: str, source: str = "") -> Document:
     """A Markdown or LaTeXML text rendering as a :class:`Document`."""
     latexml = looks_like_latexml(text) and not re.search(r"^\$\$", text, re.M)
     fmt = "latexml-text" if latexml else "markdown"
-    paragraphs = _paragraphs(text)
+    paragraphs = _paragraphs(text, latexml)
     blocks: list = []
     printed = []
     title = ""
@@ -304,7 +307,7 @@ def _heading(par: str, latexml: bool):
     return kind, number, rest
 
 
-def _paragraphs(text: str):
+def _paragraphs(text: str, latexml: bool = False):
     out = []
     cur = []
     start = 1
@@ -349,7 +352,31 @@ def _paragraphs(text: str):
             final.append((disp_start, "\n".join(disp)))
         if buf:
             final.append((start, "\n".join(buf)))
-    return final
+    if not latexml:
+        out2 = []
+        for start, par in final:
+            lines = par.splitlines()
+            cut = [0] + [k for k in range(1, len(lines)) if _HEAD_LINE.match(lines[k])] + [len(lines)]
+            for a, b in zip(cut, cut[1:]):
+                out2.append((start + a, "\n".join(lines[a:b])))
+        return out2
+    # LaTeXML: a display line and the prose or heading printed on the next line
+    # ("… (27)" then "Lemma A.4.") are separate blocks
+    split = []
+    for start, par in final:
+        run, kind = [], None
+        for off, line in enumerate(par.splitlines()):
+            k = _latexml_display_line(line) is not None
+            if run and (k != kind or _HEAD_LINE.match(line)):
+                split.append((run_start, "\n".join(run)))
+                run = []
+            if not run:
+                run_start = start + off
+            run.append(line)
+            kind = k
+        if run:
+            split.append((run_start, "\n".join(run)))
+    return split
 
 
 def _display_of(par: str, latexml: bool) -> Display | None:
