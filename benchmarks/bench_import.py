@@ -1,7 +1,7 @@
 """`dpcheck import` on the four seed renderings: import time, what was found, and the
 round-trip recall against the hand encodings (theory/papers/<key>/).
 
-    python benchmarks/bench_import.py [--parser latex2sympy2_extended|sympy-lark|both] [KEY ...]
+    python benchmarks/bench_import.py [--parser sympy-lark|latex2sympy2_extended|both] [KEY ...]
 
 Per paper: results found vs theorem-like headings printed, display relations, relations
 parsed into SymPy, rows kept UNCHECKED, hypotheses, the recall of the hand encoding's
@@ -55,10 +55,10 @@ def run(key: str, parser: str) -> dict:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("keys", nargs="*", default=list(KEYS))
-    ap.add_argument("--parser", default="latex2sympy2_extended",
-                    choices=("latex2sympy2_extended", "sympy-lark", "both"))
+    ap.add_argument("--parser", default="sympy-lark",
+                    choices=("sympy-lark", "latex2sympy2_extended", "both"))
     args = ap.parse_args(argv)
-    parsers = ("latex2sympy2_extended", "sympy-lark") if args.parser == "both" else (args.parser,)
+    parsers = ("sympy-lark", "latex2sympy2_extended") if args.parser == "both" else (args.parser,)
     print(f"{'paper':<11} {'parser':<22} {'results':>8} {'relations':>9} {'parsed':>7} "
           f"{'unparsed':>8} {'hyps':>5} {'recall':>14} {'seconds':>8}")
     total = {p: [0, 0] for p in parsers}

@@ -19,6 +19,7 @@ import re
 from pathlib import Path
 
 from checks.importer.draft import Draft, build
+from checks.importer.formulas import DEFAULT_PARSER
 from checks.importer.sources import SourceError, read
 from checks.importer.writer import write
 
@@ -39,7 +40,7 @@ def default_key(source: str | Path) -> str:
 
 
 def import_paper(source: str | Path, key: str | None = None,
-                 parser: str = "latex2sympy2_extended") -> tuple[Draft, str]:
+                 parser: str = DEFAULT_PARSER) -> tuple[Draft, str]:
     """(the draft, the module's text) of SOURCE under ``key``."""
     doc = read(source)
     draft = build(doc, key or default_key(source), parser=parser)

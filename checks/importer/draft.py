@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 import sympy as sp
 
 from checks.importer.document import Display, Document, Text
-from checks.importer.formulas import Converter, Parsed
+from checks.importer.formulas import DEFAULT_PARSER, Converter, Parsed
 from checks.importer.latex import Row, relations, tokens, trim_side
 from checks.importer.structure import Block, results
 from checks.importer.symbols import OPAQUE, PROBABILISTIC, SymbolTable, guess_from_text
@@ -108,7 +108,7 @@ class Draft:
     parser: str
 
 
-def build(doc: Document, key: str, parser: str = "latex2sympy2_extended") -> Draft:
+def build(doc: Document, key: str, parser: str = DEFAULT_PARSER) -> Draft:
     t0 = time.perf_counter()
     table = SymbolTable()
     conv = Converter(table, parser)
