@@ -373,10 +373,18 @@ def _concludes(res: DResult, steps: list) -> str | None:
     for part in res.statement:
         if not (part.lhs.ok and part.rhs.ok):
             continue
-        try:
-            same = sp.simplify(first - part.lhs.expr) == 0 and sp.simplify(last - part.rhs.expr) == 0
-        except Exception:  # noqa: BLE001 - a comparison SymPy cannot make is no conclusion
-            same = False
+        same = _equal(first, part.lhs.expr) and _equal(last, part.rhs.expr)
         if same and comp.implies(Rel(part.rel)):
             return part.label
     return None
+
+
+def _equal(a, b) -> bool:
+    """``a`` and ``b`` are one expression: structurally, or their difference expands to 0
+    (no simplify: a chain's ends are the statement's sides as printed or not at all)."""
+    if a == b:
+        return True
+    try:
+        return sp.expand(a - b) == 0
+    except Exception:  # noqa: BLE001 - a comparison SymPy cannot make is no conclusion
+        return False

@@ -98,7 +98,7 @@ class Converter:
         try:
             used: set = set()
             rewritten = self.rewrite(_script_order(tokens(text)), used)
-            expr = self._restore(self._parse_sum(rewritten))
+            expr = self._excess(self._restore(self._parse_sum(rewritten)))
         except Unparsed as exc:
             return Parsed(None, text, str(exc))
         except Exception as exc:  # noqa: BLE001 - a parser's own error is a reason, not a crash
@@ -323,7 +323,8 @@ class Converter:
                     kind, what = PROBABILISTIC, "divergence" if name.startswith(
                         ("D", "cal_D", "KL")) else "law"
                 stem = name + "_of_" + _slug(args)
-                put(self._standin(whole, what, kind, stem, used))
+                put(self._standin(whole, what, kind, stem, used, head=name,
+                                  arg=canonical(join(args))))
                 i = k + 1
                 continue
             if name == "e" and latex == "e":
@@ -339,10 +340,36 @@ class Converter:
         used.add(name)
         return name
 
-    def _standin(self, latex, what, kind, stem, used, nonnegative=False) -> str:
-        sym = self.table.standin(latex, what, kind, sanitize(stem), nonnegative)
+    def _standin(self, latex, what, kind, stem, used, nonnegative=False, **extra) -> str:
+        sym = self.table.standin(latex, what, kind, sanitize(stem), nonnegative, **extra)
         used.add(str(sym))
         return self._ph(str(sym))
+
+    def _excess(self, expr):
+        """``f(x) - f(x^*)`` as one stand-in, an excess ``f(x) − f*`` (nonnegative where x*
+        minimises f: a guess, marked so): wherever every ``f(x^*)`` of the expression
+        cancels once ``f(x)`` is written ``excess + f(x^*)``."""
+        values = {}
+        for s in expr.free_symbols:
+            info = self.table.symbols.get(s.name)
+            st = info.standin if info is not None else None
+            if st is not None and st.what == "function value" and st.head:
+                values[s] = st
+        for star, st_star in values.items():
+            if not re.search(r"\^ \*$", st_star.arg):
+                continue
+            for s, st in values.items():
+                if s == star or st.head != st_star.head or star not in expr.free_symbols \
+                        or s not in expr.free_symbols:
+                    continue
+                latex = f"{st.latex}-{st_star.latex}"
+                gap = self.table.standin(
+                    latex, "excess", OPAQUE, sanitize(f"{st.head}_gap_" + st.arg), True,
+                    guess=f"{st_star.latex} read as the minimum of {st.head}")
+                new = expr.xreplace({s: gap + star})
+                if star not in new.free_symbols:
+                    expr = new
+        return expr
 
     def _group(self, toks, i):
         """The tokens of the argument at i (a braced group or one token) and the index

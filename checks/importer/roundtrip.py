@@ -62,6 +62,7 @@ class _Lookup(SymbolTable):
     def __init__(self, source: SymbolTable):
         super().__init__()
         self.source = source
+        self.symbols = source.symbols       # read only: what the import's symbols are
         self.index: dict[str, set] = {}
         self.loose: dict[str, set] = {}
         for name, info in source.symbols.items():
@@ -90,7 +91,7 @@ class _Lookup(SymbolTable):
             got = name
         return sp.Symbol(got, real=True)
 
-    def standin(self, latex, what, kind, stem, nonnegative=False) -> sp.Symbol:
+    def standin(self, latex, what, kind, stem, nonnegative=False, **extra) -> sp.Symbol:
         got = self._find(latex)
         if got is None:
             self.missing.append(latex)
@@ -108,12 +109,12 @@ def _unfont(key: str) -> str:
     return re.sub(r"\\math(?:cal|bb|scr|frak) ", "", key)
 
 
-def meanings(table: SymbolTable, declared: dict) -> dict:
+def meanings(table: SymbolTable, declared: dict, conv: Converter | None = None) -> dict:
     """hand symbol name -> the imported expression its declared LaTeX denotes, for every
     declared symbol whose LaTeX resolves entirely in the imported ``table``
     (``declared``: name -> :class:`theory.quantities.QuantityInfo`)."""
-    look = _Lookup(table)
-    conv = Converter(look)
+    conv = conv or Converter(_Lookup(table))
+    look = conv.table
     out = {}
     for name, info in declared.items():
         latex = getattr(info, "latex", None)
@@ -206,7 +207,13 @@ def compare(imported_results, hand_results, table: SymbolTable | None = None,
             for s in st.free_symbols:
                 names.setdefault(_norm(s.name), set()).add(s.name)
                 exact.setdefault(s.name.rstrip("_"), set()).add(s.name)
-    by_meaning = meanings(table, declared) if table is not None and declared else {}
+    conv = Converter(_Lookup(table)) if table is not None else None
+    by_meaning = meanings(table, declared, conv) if conv is not None and declared else {}
+
+    def excess(expr):
+        # the import writes f(x) - f(x*) as one stand-in: so must a mapped hand row
+        return conv._excess(expr) if conv is not None else expr
+
     out = Recall(mapped=dict(by_meaning))
     for r in hand_results:
         for loc in walk_steps(r):
@@ -227,7 +234,7 @@ def compare(imported_results, hand_results, table: SymbolTable | None = None,
                 got = exact.get(s.name) or names.get(_norm(s.name))
                 if got and len(got) == 1:
                     sub[s] = sp.Symbol(next(iter(got)))
-            hl, hr = _plain(st.lhs.xreplace(sub)), _plain(st.rhs.xreplace(sub))
+            hl, hr = (_plain(excess(_plain(x.xreplace(sub)))) for x in (st.lhs, st.rhs))
             hd, hk = _signed(hl, st.rel.value, hr)
             hand_zero = _zero(hd, rng)
             hit = False

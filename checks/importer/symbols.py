@@ -53,6 +53,26 @@ class Standin:
     what: str            # "expectation", "probability", "divergence", "norm", ...
     kind: str            # PROBABILISTIC or OPAQUE
     nonnegative: bool = False
+    head: str = ""       # a function value f(x): the function's name
+    arg: str = ""        # ... and its argument, in canonical LaTeX
+    guess: str = ""      # why ``nonnegative`` is a guess (empty: true by definition)
+
+    @property
+    def text(self) -> str:
+        """The stand-in's LaTeX as readable text (``‖θ_t-θ^*‖``), for its description."""
+        return describe(self.latex)
+
+
+def describe(latex: str) -> str:
+    """LaTeX as plain Unicode text (pylatexenc), norms kept: ``\\|\\boldsymbol{\\theta}_t\\|`` is
+    ``‖θ_t‖``."""
+    try:
+        from pylatexenc.latex2text import LatexNodes2Text
+        text = LatexNodes2Text(math_mode="text").latex_to_text(
+            re.sub(r"\\\||\\(?:Vert|lVert|rVert)(?![A-Za-z])|\|\|", "‖", latex))
+    except Exception:  # noqa: BLE001 - a description falls back to the LaTeX itself
+        return latex
+    return re.sub(r"\s+", " ", text).strip() or latex
 
 
 @dataclass
@@ -114,14 +134,16 @@ class SymbolTable:
         return sp.Symbol(name, real=True)
 
     def standin(self, latex: str, what: str, kind: str, stem: str,
-                nonnegative: bool = False) -> sp.Symbol:
+                nonnegative: bool = False, **extra) -> sp.Symbol:
+        """The stand-in for the quantity printed as ``latex`` (one per canonical form of
+        it); ``extra``: :class:`Standin` fields (head, arg, guess)."""
         key = canonical(latex)
         name = self._by_latex.get(key)
         if name is None:
             name = self.unique(stem[:40].rstrip("_") or what, key)
             self._by_latex[key] = name
             info = SymbolInfo(name, latex)
-            info.standin = Standin(name, latex, what, kind, nonnegative)
+            info.standin = Standin(name, latex, what, kind, nonnegative, **extra)
             self.symbols[name] = info
         return sp.Symbol(name, real=True)
 
@@ -148,6 +170,8 @@ class SymbolTable:
             if info.standin is not None:
                 if info.standin.nonnegative:
                     info.assumptions = {"nonnegative": True}
+                    if info.standin.guess:
+                        info.guesses = [f"nonnegative: {info.standin.guess}"]
                 continue
             for assumption, why in self.text_guesses.get(name, ()):
                 if assumption == "positive":

@@ -150,8 +150,8 @@ def write(draft: Draft) -> str:
         out.append("# PROBABILISTIC, rows over the others OPAQUE")
         for info in stand:
             st = info.standin
-            out.append(_declare(info.name, f"{st.what} ({st.kind.lower()})", info.latex,
-                                info.assumptions, []))
+            out.append(_declare(info.name, f"{st.what} ({st.kind.lower()})", st.text,
+                                info.assumptions, info.guesses, latex=info.latex))
     if unparsed:
         out.append("")
         out.append("# sides that did not parse: each stands for its LaTeX; the rows holding them")
@@ -185,9 +185,10 @@ def _doc(text: str) -> str:
     return re.sub(r"\s+", " ", (text or "").replace('"""', "'''").replace("\\", "/")).strip()[:200]
 
 
-def _declare(name, what, latex, assumptions, guesses) -> str:
+def _declare(name, what, text, assumptions, guesses, latex=None) -> str:
+    latex = text if latex is None else latex
     kw = ", ".join(f"{k}=True" for k in sorted(assumptions))
-    desc = _str(f"{what}: {latex}", 160)
+    desc = _str(f"{what}: {text}", 160)
     line = (f"{name} = SYMBOLS.quantity({name!r}, DIMLESS, {desc}, latex={_raw(latex) if latex else 'None'}"
             + (f", {kw}" if kw else "") + ")")
     if guesses:
