@@ -347,8 +347,8 @@ class Converter:
 
     def _excess(self, expr):
         """``f(x) - f(x^*)`` as one stand-in, an excess ``f(x) − f*`` (nonnegative where x*
-        minimises f: a guess, marked so): wherever every ``f(x^*)`` of the expression
-        cancels once ``f(x)`` is written ``excess + f(x^*)``."""
+        minimises f: a guess, marked so), in every sum where the two values appear with
+        opposite coefficients; ``f(x)`` alone stays itself."""
         values = {}
         for s in expr.free_symbols:
             info = self.table.symbols.get(s.name)
@@ -359,16 +359,24 @@ class Converter:
             if not re.search(r"\^ \*$", st_star.arg):
                 continue
             for s, st in values.items():
-                if s == star or st.head != st_star.head or star not in expr.free_symbols \
-                        or s not in expr.free_symbols:
+                if s == star or st.head != st_star.head:
                     continue
-                latex = f"{st.latex}-{st_star.latex}"
-                gap = self.table.standin(
-                    latex, "excess", OPAQUE, sanitize(f"{st.head}_gap_" + st.arg), True,
-                    guess=f"{st_star.latex} read as the minimum of {st.head}")
-                new = expr.xreplace({s: gap + star})
-                if star not in new.free_symbols:
-                    expr = new
+                gap = None
+
+                def pair(e, s=s, star=star, st=st, st_star=st_star):
+                    nonlocal gap
+                    c, c_star = e.coeff(s), e.coeff(star)
+                    if c == 0 or sp.expand(c + c_star) != 0 or c.has(s, star):
+                        return e
+                    if gap is None:
+                        gap = self.table.standin(
+                            f"{st.latex}-{st_star.latex}", "excess", OPAQUE,
+                            sanitize(f"{st.head}_gap_" + st.arg), True,
+                            guess=f"{st_star.latex} read as the minimum of {st.head}")
+                    return e - c * s - c_star * star + c * gap
+
+                expr = expr.replace(lambda e: isinstance(e, sp.Add) and e.has(s) and e.has(star),
+                                    pair)
         return expr
 
     def _group(self, toks, i):

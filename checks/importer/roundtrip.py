@@ -12,7 +12,9 @@ in it must be one the import found, compared in the canonical form of
 brackets of ``\\mathbb{E}[…]``, ``f(\\theta^*)`` = ``f^*``); where the declared LaTeX
 names something the import did not find, the hand symbol is mapped by name (without
 case and underscores: ``sigma_dp`` is ``sigma_DP``), and otherwise stays itself (a
-stand-in of the encoder's that nothing printed denotes cannot match).
+stand-in of the encoder's that nothing printed denotes cannot match).  A hand row is
+then written as the import writes printed ones (``f(x) - f(x^*)`` as one excess
+stand-in).
 
 Sameness.  Two relations are the same when their directions agree (``a ≥ b`` is
 ``b ≤ a``) and their differences ``lhs − rhs`` agree: equal at random points (mpmath, 30

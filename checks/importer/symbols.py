@@ -10,7 +10,13 @@ Stand-ins (:class:`Standin`) are symbols for what a scalar encoding cannot hold 
 expression: an expectation ``\\mathbb{E}[…]``, a probability ``\\Pr[…]``, a divergence
 ``D_\\alpha(P \\| Q)`` (``PROBABILISTIC``: rows about them are never algebra), and
 opaque values — a function at a point ``f(\\theta_t)``, a norm, an inner product, a sum
-or an extremum over an index (``OPAQUE``: free reals until the user types them).
+or an extremum over an index, an excess ``f(\\theta_t) - f(\\theta^*)`` (``OPAQUE``: free
+reals until the user types them).  One printed quantity is one stand-in however it is
+typeset: stand-ins are keyed by the canonical form of their LaTeX
+(:func:`~checks.importer.latex.canonical`: ``\\|\\boldsymbol{\\theta}_{t}-\\theta^{*}\\|_2`` and
+``\\|\\theta_t-\\theta^*\\|`` are one norm), and each is declared with what it is and its
+LaTeX as text (``norm (opaque): ‖θ_t-θ^*‖``), the description a person reads and the
+round trip (:mod:`~checks.importer.roundtrip`) compares with a hand encoding's.
 """
 from __future__ import annotations
 
