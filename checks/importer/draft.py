@@ -30,7 +30,7 @@ from checks.importer.document import Display, Document, Text
 from checks.importer.formulas import DEFAULT_PARSER, Converter, Parsed
 from checks.importer.latex import Row, relations, tokens, trim_side
 from checks.importer.structure import Block, results
-from checks.importer.symbols import OPAQUE, PROBABILISTIC, SymbolTable, guess_from_text
+from checks.importer.symbols import SymbolTable, guess_from_text
 
 SCALAR_RELS = {"=": "=", "<": "<", "<=": "<=", ">": ">", ">=": ">=", ":=": "="}
 _CONDITION = re.compile(r"\b(let|for|if|and|given|assum\w*|suppos\w*|where|with|provided|when|any|"

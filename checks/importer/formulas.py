@@ -375,8 +375,9 @@ class Converter:
                             guess=f"{st_star.latex} read as the minimum of {st.head}")
                     return e - c * s - c_star * star + c * gap
 
-                expr = expr.replace(lambda e: isinstance(e, sp.Add) and e.has(s) and e.has(star),
-                                    pair)
+                expr = expr.replace(
+                    lambda e, s=s, star=star: isinstance(e, sp.Add) and e.has(s) and e.has(star),
+                    pair)
         return expr
 
     def _group(self, toks, i):
@@ -696,7 +697,9 @@ class Converter:
             coef, vec = term[:v], term[v:]
             ph = self._standin("[" + join(vec) + "]^{T}" + join(second), "inner product", OPAQUE,
                                "ip_" + _slug(vec + second), used)
-            text = ph if not coef else self.sub(self.rewrite(coef, used, depth + 1)) + " \\cdot " + ph
+            if coef:
+                ph = self.sub(self.rewrite(coef, used, depth + 1)) + " \\cdot " + ph
+            text = ph
             pieces.append(f" {sign} {text}")
         if len(pieces) == 1 and pieces[0].startswith(" + "):
             return pieces[0][3:]

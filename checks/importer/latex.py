@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 TOKEN = re.compile(r"\\[A-Za-z]+\*?|\\.|[A-Za-z]|\d+(?:\.\d+)?|\s+|.", re.S)
 

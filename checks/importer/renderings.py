@@ -12,8 +12,16 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from checks.importer.document import (ENV_KINDS, NUMBER, RESULT_WORDS, Begin, Display, Document,
-                                      Heading, Text, proof_of)
+from checks.importer.document import (
+    NUMBER,
+    RESULT_WORDS,
+    Begin,
+    Display,
+    Document,
+    Heading,
+    Text,
+    proof_of,
+)
 from checks.importer.latex import Row, clean, split_rows, strip_number
 
 _EQNO = re.compile(r"\s\(([A-Z]?\.?\d+(?:\.\d+)*[a-z]?)\)\s*$")
@@ -330,6 +338,7 @@ def _paragraphs(text: str, latexml: bool = False):
         lines = par.splitlines()
         buf: list = []
         disp: list | None = None
+        disp_start = start
         for off, line in enumerate(lines):
             if disp is not None:
                 disp.append(line)
@@ -356,7 +365,8 @@ def _paragraphs(text: str, latexml: bool = False):
         out2 = []
         for start, par in final:
             lines = par.splitlines()
-            cut = [0] + [k for k in range(1, len(lines)) if _HEAD_LINE.match(lines[k])] + [len(lines)]
+            heads = [k for k in range(1, len(lines)) if _HEAD_LINE.match(lines[k])]
+            cut = [0, *heads, len(lines)]
             for a, b in zip(cut, cut[1:]):
                 out2.append((start + a, "\n".join(lines[a:b])))
         return out2
@@ -364,7 +374,7 @@ def _paragraphs(text: str, latexml: bool = False):
     # ("… (27)" then "Lemma A.4.") are separate blocks
     split = []
     for start, par in final:
-        run, kind = [], None
+        run, kind, run_start = [], None, start
         for off, line in enumerate(par.splitlines()):
             k = _latexml_display_line(line) is not None
             if run and (k != kind or _HEAD_LINE.match(line)):

@@ -256,6 +256,6 @@ def compare(imported_results, hand_results, table: SymbolTable | None = None,
                 out.matched += 1
                 out.matches.append((loc.id, hit))
             else:
-                out.unmatched.append((loc.id, st.eq, "no imported step with this number "
-                                      "states the same relation"))
+                out.unmatched.append((loc.id, st.eq, ("no imported step with this number "
+                                                      "states the same relation")))
     return out

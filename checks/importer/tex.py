@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 
 from checks.importer.document import ENV_KINDS, Begin, Display, Document, End, Heading, Text
-from checks.importer.latex import Row, split_rows
+from checks.importer.latex import split_rows
 
 DISPLAY_ENVS = {"equation", "equation*", "align", "align*", "eqnarray", "eqnarray*", "gather",
                 "gather*", "multline", "multline*", "flalign", "flalign*", "displaymath",

@@ -15,7 +15,7 @@ import sympy as sp
 from sympy.printing.str import StrPrinter
 
 from checks.importer.draft import DChain, Draft, DResult, DStep
-from checks.importer.symbols import BASE_NAMES, OPAQUE, PROBABILISTIC
+from checks.importer.symbols import BASE_NAMES, describe
 
 KIND_CODE = {"ALGEBRA": "ALG", "PROBABILISTIC": "PRO", "OPAQUE": "OPAQUE", "UNPARSED": "PRO"}
 
@@ -142,12 +142,13 @@ def write(draft: Draft) -> str:
     params = [i for i in draft.table.symbols.values() if not i.base and i.standin is None]
     stand = [i for i in draft.table.symbols.values() if i.standin is not None]
     for info in sorted(params, key=lambda i: i.name.lower()):
-        out.append(_declare(info.name, "symbol", info.latex, info.assumptions, info.guesses))
+        out.append(_declare(info.name, "symbol", describe(info.latex), info.assumptions,
+                            info.guesses, latex=info.latex))
     if stand:
         out.append("")
-        out.append("# stand-ins: quantities a scalar encoding holds as symbols (their LaTeX in the")
-        out.append("# description); rows about expectations, probabilities and divergences are")
-        out.append("# PROBABILISTIC, rows over the others OPAQUE")
+        out.append("# stand-ins: quantities a scalar encoding holds as symbols (what each is,")
+        out.append("# as text, in the description, its LaTeX in latex=); rows about expectations,")
+        out.append("# probabilities and divergences are PROBABILISTIC, rows over the others OPAQUE")
         for info in stand:
             st = info.standin
             out.append(_declare(info.name, f"{st.what} ({st.kind.lower()})", st.text,

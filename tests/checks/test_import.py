@@ -208,8 +208,8 @@ def test_lint_lists_todo_markers(tmp_path, capsys):
 def test_canonical_latex_is_one_form_per_printed_quantity():
     from checks.importer.latex import canonical
     same = [(r"\|\boldsymbol{\theta}_{t}-\boldsymbol{\theta}^{*}\|_{2}", r"\|\theta_t-\theta^*\|"),
-            (r"\mathcal{D}^{(z_{t})}_{\alpha}(\mathbb{P}_{\boldsymbol{\theta}_{t}}||"
-             r"\mathbb{P}_{\boldsymbol{\theta}_{t}^{\prime}})",
+            ((r"\mathcal{D}^{(z_{t})}_{\alpha}(\mathbb{P}_{\boldsymbol{\theta}_{t}}||"
+              r"\mathbb{P}_{\boldsymbol{\theta}_{t}^{\prime}})"),
              r"\mathcal D_\alpha^{(z_t)}(\mathbb P_{\theta_t}\|\mathbb P_{\theta'_t})"),
             (r"\mathbb{E}_{k}[\|\boldsymbol{x}_{k+1}-\boldsymbol{x}_{k}\|^{2}]",
              r"\mathbb E_k\|x_{k+1}-x_k\|^2"),
