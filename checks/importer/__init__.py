@@ -27,7 +27,7 @@ __all__ = ["import_paper", "Draft", "SourceError", "default_key", "todo_markers"
 
 
 def default_key(source: str | Path) -> str:
-    """A paper key from SOURCE's file name (``liang_icml.txt`` -> ``liang-icml``)."""
+    """A paper key from SOURCE's file name (``My_Paper.tar.gz`` -> ``my-paper``)."""
     name = Path(source).name
     for ext in (".tar.gz", ".tgz", ".tar", ".tex", ".html", ".htm", ".md", ".txt"):
         if name.lower().endswith(ext):
