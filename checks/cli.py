@@ -10,6 +10,7 @@
     dpcheck report [IDS or papers...] --out DIR
     dpcheck new KEY [--out FILE]          (a template paper file that verifies as it stands)
     dpcheck lint FILE                     (every encoding mistake, one line each)
+    dpcheck import SOURCE [--out FILE] [--key KEY]  (a draft paper module from LaTeX)
     dpcheck oracles [--format table|json] (registered step oracles and truth providers)
 
 Exit codes: 0 success; 1 ``--strict`` and something REFUTED/VIOLATED; 2 bad input
@@ -1110,9 +1111,47 @@ def cmd_lint(args) -> int:
         raise
     for line in mistakes:
         print(f"{args.file}: {line}")
+    # the file's "# TODO" markers (an imported draft's guesses and unparsed rows): listed,
+    # not mistakes
+    from checks.importer import todo_markers
+    todos = todo_markers(args.file)
+    for lineno, tag, text in todos:
+        print(f"{args.file}:{lineno}: TODO({tag}): {text}")
     if mistakes:
         return EXIT_STRICT
-    print(f"ok: {n_results} results, {n_steps} steps")
+    print(f"ok: {n_results} results, {n_steps} steps"
+          + (f", {len(todos)} TODO markers" if todos else ""))
+    return EXIT_OK
+
+
+# ----------------------------------------------------------------------------- import
+def cmd_import(args) -> int:
+    from checks.importer import SourceError, default_key, import_paper
+    key = args.key or default_key(args.source)
+    pattern = _key_pattern()
+    if not pattern.match(key):
+        raise UsageError(f"--key must match {pattern.pattern} (lower-case letters, digits and "
+                         f"dashes), got {key!r}")
+    path = Path(args.out) if args.out else Path(default_paper_file(key))
+    if path.suffix != ".py":
+        raise UsageError(f"--out must name a .py file, got {str(path)!r}")
+    if path.exists() and not args.force:
+        raise UsageError(f"{str(path)!r} already exists; not overwritten (--force replaces it)")
+    try:
+        draft, text = import_paper(args.source, key)
+    except SourceError as exc:
+        raise UsageError(str(exc)) from None
+    try:
+        write_atomic(path, text, force=True)
+    except OSError as exc:
+        raise UsageError(f"cannot write {str(path)!r}: {exc.strerror or exc}") from None
+    s = draft.stats
+    print(f"wrote {path}: {s.results} results ({s.printed} theorem-like headings printed), "
+          f"{s.relations} display relations, {s.parsed} parsed into SymPy, {s.unparsed} not "
+          f"parsed (kept as UNCHECKED rows), {s.hypotheses} hypotheses; {s.seconds:.1f} s",
+          file=sys.stderr)
+    print(f"next: dpcheck lint {path} && dpcheck verify {path}  (grep -n TODO {path})",
+          file=sys.stderr)
     return EXIT_OK
 
 
@@ -1305,6 +1344,27 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     lint.add_argument("file", metavar="FILE", help="a .py file or a package folder defining "
                                                    "PAPER and RESULTS")
     lint.set_defaults(func=cmd_lint)
+
+    imp = sub.add_parser("import", help="draft a paper module from a paper's LaTeX",
+                         description="Read a paper's LaTeX and write a paper module that "
+                                     "`dpcheck lint` accepts and `dpcheck verify` runs as it "
+                                     "stands: one Result per theorem-like environment (numbers, "
+                                     "titles, sections), proofs as chains of steps split at "
+                                     "relation signs with their equation numbers, every side "
+                                     "parsed into SymPy where it can be, inline conditions as "
+                                     "hypotheses.  What needs a person is marked '# TODO' "
+                                     "(`dpcheck lint FILE` lists them).")
+    imp.add_argument("source", metavar="SOURCE",
+                     help="a .tex file (\\input/\\include followed), an arXiv source folder "
+                          "or .tar.gz, an arXiv HTML page, Markdown with $...$ math, or a "
+                          "text rendering that keeps LaTeX")
+    imp.add_argument("--out", metavar="FILE",
+                     help="the module to write (default: KEY.py, dashes as underscores)")
+    imp.add_argument("--key", metavar="KEY",
+                     help="the paper's key, prefix of every result id (default: from SOURCE's "
+                          "file name)")
+    imp.add_argument("--force", action="store_true", help="replace FILE if it exists")
+    imp.set_defaults(func=cmd_import)
 
     orc = sub.add_parser("oracles", help="registered step oracles and truth providers",
                          description="List the step oracles a Step may name (oracle=NAME, "
