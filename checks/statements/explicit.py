@@ -30,7 +30,14 @@ from checks.statements.outcome import Outcome
 from checks.statements.paths import generic_paths, simple
 from checks.statements.search import hypothesis_phase
 from checks.statements.space import Space, _Skip, realise, seeded
-from checks.truth.base import SearchPlan, Truth, Unavailable, all_classes, evaluate_mp, is_rate
+from checks.truth.base import (
+    SearchPlan,
+    Truth,
+    Unavailable,
+    all_classes,
+    evaluate_mp,
+    is_rate,
+)
 
 #: digits of the confirmation
 CONFIRM_DPS = 50
@@ -338,21 +345,28 @@ def no_point(stmt, prov, ev) -> Outcome:
                           f"({'; '.join(why) or 'none drawn'})")
 
 
+def _precise(stmt, ev: Evaluator, v, *, lower: bool = False):
+    """(the provider's precise truth at ``v`` — its precise lower bound with ``lower`` —,
+    the bound at 50 digits); raises what the provider raises."""
+    if lower:
+        got = ev.lower_at(v, precise=True)
+        if got is None:
+            raise Unavailable("no precise lower bound there")
+        ptr = got[0]
+    else:
+        ptr = ev.precise_truth(v)
+    bmp = evaluate_mp(stmt.delta if getattr(stmt, "profile", False) else stmt.expr, v,
+                      CONFIRM_DPS)
+    return ptr, bmp
+
+
 def _confirm(stmt, ev: Evaluator, v, tr, *, lower: bool = False):
     """Re-check a violation with the provider's precise truth (``lower``: its precise lower
     bound) and the bound at 50 digits.  Returns (ok, text, truth)."""
     try:
-        if lower:
-            got = ev.lower_at(v, precise=True)
-            if got is None:
-                raise Unavailable("no precise lower bound there")
-            ptr = got[0]
-        else:
-            ptr = ev.precise_truth(v)
+        ptr, bmp = _precise(stmt, ev, v, lower=lower)
     except (Unavailable, ValueError, ArithmeticError) as exc:
         return False, f"precise truth unavailable: {exc}", tr
-    bmp = evaluate_mp(stmt.delta if getattr(stmt, "profile", False) else stmt.expr, v,
-                      CONFIRM_DPS)
     with mpmath.workdps(CONFIRM_DPS):
         low = mpmath.mpf(ptr.extra.get("lower_mp", ptr.lower))
         # the truth's lower end to the 15 digits every provider's precise truth carries (a
@@ -371,11 +385,9 @@ def _confirm_below(stmt, ev: Evaluator, v, tr):
     """Re-check a truth below the claimed value: the precise truth's upper end against the
     claim at 50 digits.  Returns (ok, text, truth)."""
     try:
-        ptr = ev.precise_truth(v)
+        ptr, bmp = _precise(stmt, ev, v)
     except (Unavailable, ValueError, ArithmeticError) as exc:
         return False, f"precise truth unavailable: {exc}", tr
-    bmp = evaluate_mp(stmt.delta if getattr(stmt, "profile", False) else stmt.expr, v,
-                      CONFIRM_DPS)
     with mpmath.workdps(CONFIRM_DPS):
         up = mpmath.mpf(ptr.upper)
         ptr.extra["confirmed_at"] = (mpmath.nstr(up, 15), mpmath.nstr(bmp, 30))
