@@ -129,9 +129,17 @@ def test_a_tight_bound_is_decided_exactly_by_the_closed_form():
     assert "decided exactly" in out.witness["method"]
 
 
-def test_a_closed_form_above_the_bound_is_not_decided_as_holding():
-    out, ev = _check(Linear("toy-tight-wrong", 1.0, rel=1e-3, closed=a * 1.0001))
-    assert not out.tested and ev.stats["exact"] == 0
+@pytest.mark.parametrize("scale", [None, 1e-30, 1e-300])
+def test_a_closed_form_above_the_bound_is_not_decided_as_holding(scale):
+    """1.0001·a > a everywhere: never "at most the bound exactly", however small a is (a
+    rounding of the difference to 0 once called it holding at a = 4.45e-308)."""
+    # (above the subnormals, where the toy's relative error would underflow to a claim of
+    # exactness)
+    hyps = () if scale is None else (asm(a <= scale), asm(a >= scale / 100))
+    out, ev = _check(Linear(f"toy-tight-wrong-{scale}", 1.0, rel=1e-3, closed=a * 1.0001),
+                     a, *hyps)
+    assert not out.tested and not out.violated
+    assert ev.stats["exact"] == 0 and ev.stats["undecided"] == ev.stats["evaluated"] > 0
 
 
 # the bound (1/β + 2/(1 − β))·a/(3 + 2√2) is smallest, = a, at β = √2 − 1
