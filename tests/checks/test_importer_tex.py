@@ -160,3 +160,9 @@ def test_environments_proofs_and_the_title():
     assert (proof.env, proof.title) == ("proof", "Proof of Theorem \\ref{thm:a}")
     assert doc.blocks[1].text == "Let $x>0$."
     assert isinstance(doc.blocks[2], End) and doc.blocks[2].env == "theorem"
+
+
+def test_a_papers_own_environment_name_is_a_result_of_its_printed_kind():
+    doc = _doc("\\begin{assum}[Smooth]f is smooth.\\end{assum}\\begin{thm}x\\end{thm}",
+               "\\newtheorem{assum}{Assumption}\n\\newtheorem{thm}{Theorem}")
+    assert _begins(doc) == [("assumption", "1", "Smooth"), ("theorem", "1", "")]
