@@ -54,7 +54,8 @@ class Linear(TruthProvider):
                   "toy scenario")
         if precise:
             with mpmath.workdps(CONFIRM_DPS):
-                t.extra["lower_mp"] = mpmath.mpf(k) * mpmath.mpf(v["a"]) * (1 - mpmath.mpf(self.rel))
+                t.extra["lower_mp"] = (mpmath.mpf(k) * mpmath.mpf(v["a"])
+                                       * (1 - mpmath.mpf(self.rel)))
         return t
 
     def closed_form(self, stmt):
