@@ -73,8 +73,10 @@ def test_a_ratio_growing_tenfold_per_step_along_one_parameter_is_violated_there(
     assert hi / lo == pytest.approx(1e4, rel=1e-6)           # ×10 per step, 4 steps
     # the witness is the path's last point: ratio T there
     assert out.ratio == pytest.approx(float(out.witness["T"]), rel=1e-6)
-    # along a the ratio (= T) does not move
-    for name in ("a → 4", "a → 0"):
+    # along a the ratio (= T) does not move (a base at a = 4 has no path toward 4)
+    a_paths = [nm for nm in out.paths if nm.startswith("a → ")]
+    assert a_paths and set(a_paths) <= {"a → 4", "a → 0"}
+    for name in a_paths:
         assert out.paths[name][0] == pytest.approx(out.paths[name][1])
 
 
@@ -82,8 +84,10 @@ def test_a_bounded_ratio_holds_with_its_constant():
     out = _check(Known("toy-o-3", lambda v: 3 * v["a"]), a, A_BOX)
     assert out.tested and not out.violated, out.detail
     assert out.ratio == pytest.approx(3.0, rel=1e-6)
-    assert "stays bounded on 3 paths (largest constant needed ≈ 3)" in out.detail
-    assert set(out.paths) == {"T → ∞", "a → 4", "a → 0"}
+    # T → ∞ and a toward its ends (a base at a = 4 has no path toward 4)
+    assert {"T → ∞"} < set(out.paths) <= {"T → ∞", "a → 4", "a → 0"}
+    assert f"stays bounded on {len(out.paths)} paths (largest constant needed ≈ 3)" \
+        in out.detail
     assert all(lo == pytest.approx(3.0) and hi == pytest.approx(3.0)
                for lo, hi in out.paths.values())
 
