@@ -81,12 +81,23 @@ class Options:
     timeout_ms: int = prove.DEFAULT_TIMEOUT_MS
     cache: dict = field(default_factory=dict)
     disk: "_cache.DiskCache | None" = None
+    #: search the repairs of every finding after a result's checks (:mod:`checks.repair`)
+    repairs: bool = False
+    #: the most edits a repair may make (1 or 2)
+    repair_edits: int = 2
+    #: judgements per finding (prover + search runs, oracle runs, statement checks)
+    repair_budget: int = 10
 
     def __post_init__(self):
         if not isinstance(self.budget, int) or self.budget < 1:
             raise ValueError(f"budget must be an integer >= 1, got {self.budget!r}")
         if not isinstance(self.seed, int) or self.seed < 0:
             raise ValueError(f"seed must be an integer >= 0, got {self.seed!r}")
+        if not isinstance(self.repair_edits, int) or self.repair_edits not in (1, 2):
+            raise ValueError(f"repair_edits must be 1 or 2, got {self.repair_edits!r}")
+        if not isinstance(self.repair_budget, int) or self.repair_budget < 1:
+            raise ValueError(f"repair_budget must be an integer >= 1, got "
+                             f"{self.repair_budget!r}")
 
 
 @dataclass
@@ -841,6 +852,10 @@ def check_result(result: Result, *, budget: int = DEFAULT_BUDGET, seed: int = DE
     from checks.verdict import first_broken
     rep.first_broken = first_broken(rep.steps, [pc.id for pc in planned if pc.part is not None])
     rep.seconds = time.perf_counter() - t0
+    if opts.repairs:
+        # after the findings, in the same task (deterministic: seeds derive from claims)
+        from checks import repair
+        repair.attach(result, rep, outcomes, opts)
     return rep
 
 
@@ -983,7 +998,9 @@ STATEMENT_WEIGHT = 15
 def verify(results: Iterable[Result], *, budget: int = DEFAULT_BUDGET,
            seed: int = DEFAULT_SEED, progress: Callable[[str], None] | None = None,
            jobs: int | None = None, cache_dir: str | None = None,
-           use_cache: bool = False, scheduler: str | None = None) -> list[ResultReport]:
+           use_cache: bool = False, scheduler: str | None = None,
+           repairs: bool = False, repair_edits: int = 2,
+           repair_budget: int = 10) -> list[ResultReport]:
     """Check every result; reports in the given order.
 
     With ``jobs > 1`` (default :func:`default_jobs`) registered results are checked in
@@ -995,12 +1012,15 @@ def verify(results: Iterable[Result], *, budget: int = DEFAULT_BUDGET,
     are read from and written to the disk cache (``cache_dir``, default
     ``.dpcheck-cache``).  ``scheduler``: the
     address of a Dask distributed scheduler; the per-result tasks go there instead of to
-    local processes (:mod:`checks.executor`), with the same output.
+    local processes (:mod:`checks.executor`), with the same output.  ``repairs``: each
+    result's task then searches the repairs of its findings (:mod:`checks.repair`; at most
+    ``repair_edits`` edits, ``repair_budget`` judgements per finding).
     """
     from theory import registry
     results = list(results)
     disk = _cache.DiskCache(cache_dir) if use_cache else None
-    opts = Options(budget=budget, seed=seed, disk=disk)
+    opts = Options(budget=budget, seed=seed, disk=disk, repairs=bool(repairs),
+                   repair_edits=repair_edits, repair_budget=repair_budget)
     jobs = default_jobs() if jobs is None else int(jobs)
     if jobs < 1:
         raise ValueError(f"jobs must be >= 1, got {jobs}")
@@ -1026,7 +1046,8 @@ def verify(results: Iterable[Result], *, budget: int = DEFAULT_BUDGET,
     paths = tuple(registry.user_paths())
     folder = str(disk.folder) if disk is not None else None
     from checks.executor import make_executor
-    tasks = [(tuple((i, results[i].id) for i in groups[g]), budget, seed, paths, folder)
+    fix = (opts.repairs, opts.repair_edits, opts.repair_budget)
+    tasks = [(tuple((i, results[i].id) for i in groups[g]), budget, seed, paths, folder, fix)
              for g in order]
     with make_executor(jobs=jobs, scheduler=scheduler, n_tasks=len(tasks)) as ex:
         for done in ex.imap_unordered(_worker, tasks):
@@ -1093,13 +1114,15 @@ _WORKER_OPTIONS: dict = {}
 
 def _worker(task):
     """Check one group of results in this worker process: ``[(i, report), ...]``."""
-    members, budget, seed, paths, folder = task
+    members, budget, seed, paths, folder, fix = task
     from theory import registry
     for p in paths:
         registry.load_path(p)
-    key = (budget, seed, folder)
+    key = (budget, seed, folder, fix)
     opts = _WORKER_OPTIONS.get(key)
     if opts is None:
         disk = _cache.DiskCache(folder) if folder is not None else None
-        opts = _WORKER_OPTIONS[key] = Options(budget=budget, seed=seed, disk=disk)
+        opts = _WORKER_OPTIONS[key] = Options(budget=budget, seed=seed, disk=disk,
+                                              repairs=fix[0], repair_edits=fix[1],
+                                              repair_budget=fix[2])
     return [(i, check_result(registry.get(rid), options=opts)) for i, rid in members]
