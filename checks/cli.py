@@ -202,7 +202,7 @@ def render_table(reports, console) -> None:
                 v = s.verdict.value
                 table.add_row("  " + short, s.eq or "", s.kind,
                               Text(v, style=VERDICT_STYLE.get(v, "")), s.method,
-                              s.evidence()[:160])
+                              (_repair_prefix(s.repair) + s.evidence())[:160])
         console.print(table)
     data = report_json(reports, seed=0, budget=0)
     console.print(summary_line("steps", data["summary"]))

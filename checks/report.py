@@ -69,6 +69,11 @@ def _png(fig) -> bytes:
 
 def verdict_plot_png(reports) -> bytes:
     """Stacked horizontal bars: steps per verdict, one bar per paper."""
+    return _png(verdict_figure(reports))
+
+
+def verdict_figure(reports):
+    """The figure of :func:`verdict_plot_png` (its legend below the axes)."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -87,7 +92,7 @@ def verdict_plot_png(reports) -> bytes:
     ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.35 if len(papers) < 4 else -0.18),
               fontsize=8, ncol=len(VERDICT_ORDER), frameon=False)
     ax.invert_yaxis()
-    return _png(fig)
+    return fig
 
 
 #: what a typed statement's ratio compares, by kind: (plot caption, axis label)

@@ -185,7 +185,7 @@ def candidates(target: str, e, ctx: Context, families=None) -> list[Edit]:
             for x in ctx.in_unit:
                 if sp.expand(node - (1 - x)) == 0:
                     add(path, x, "one-minus", node)
-            if not in_exp:
+            if not in_exp and path:     # a parenthesis, not a whole side
                 add(path, node ** 2, "square-root", node)
                 add(path, sp.sqrt(node), "square-root", node)
         if isinstance(node, (sp.Max, sp.Min)):

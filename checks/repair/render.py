@@ -20,6 +20,8 @@ _SUB = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
 _SUP = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
 _REL = {"<=": "≤", "<": "<", "=": "=", ">=": "≥", ">": ">", "==": "="}
 _REL_TEX = {"<=": r"\le", "<": "<", "=": "=", ">=": r"\ge", ">": ">", "==": "="}
+#: what an edit's description shows of an expression, at most (characters)
+SHORT = 40
 
 
 _COMMANDS = {"|": "‖", "nabla": "∇", "sum": "Σ", "sqrt": "√", "log": "log", "exp": "exp",
@@ -129,9 +131,17 @@ class Renderer:
         sym = own_defs.get(ed.target, (None, None))[1]
         return f"in the definition of {self.name(sym)}" if sym is not None else ed.target
 
+    def short(self, e, n: int = SHORT) -> str:
+        """``e`` in the paper's notation, a long one cut to its head (the repaired line
+        shows it whole)."""
+        if isinstance(e, (sp.Max, sp.Min)):
+            return type(e).__name__.lower()
+        txt = self.text(e)
+        return txt if len(txt) <= n else txt[: n - 1].rstrip() + "…"
+
     def _one(self, ed, targets, own_defs) -> str:
         where = self._where(ed, own_defs)
-        t = self.text
+        t = self.short
         if ed.family == "factor-added":
             if ed.path == ():
                 return f"{t(ed.factor)} on the {where}"

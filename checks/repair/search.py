@@ -46,6 +46,8 @@ DEFAULT_BUDGET = 10
 #: of which at most this many for hypothesis candidates, and for pairs of edits
 HYPOTHESIS_JUDGEMENTS = 3
 PAIR_JUDGEMENTS = 4
+#: judgements after a SUPPORTED repair is found, looking for a PROVED one
+AFTER_FOUND = 2
 #: the most edits a repair may make
 DEFAULT_EDITS = 2
 
@@ -353,8 +355,9 @@ def repair_row(loc, report, ctx: RowContext, opts, *, budget: int = DEFAULT_BUDG
 
     # 1. one edit
     passing = [ed for ed in singles if screen_single(ed)]
+    stop = budget - HYPOTHESIS_JUDGEMENTS
     for ed in passing:
-        if state["judged"] >= budget - (HYPOTHESIS_JUDGEMENTS if max_edits else 0):
+        if state["judged"] >= stop:
             break
         if any(_screen(p, ed, targets, st.rel.value, own_defs, rels) == "violated"
                for p in batches):
@@ -364,8 +367,10 @@ def repair_row(loc, report, ctx: RowContext, opts, *, budget: int = DEFAULT_BUDG
             repairs.append(got)
             if got.verdict == "PROVED" or len(repairs) >= LIST_MAX:
                 break
-    # 2. one hypothesis (when no edit is PROVED)
-    if not any(r.verdict == "PROVED" for r in repairs):
+            # a SUPPORTED repair found: a few more judgements for a PROVED one
+            stop = min(stop, state["judged"] + AFTER_FOUND)
+    # 2. one hypothesis (when no edit holds)
+    if not repairs:
         repairs += _hypothesis_repairs_row(loc, claim, ctx, opts, batches, w, rnd, state,
                                            budget, hyps)
     # 3. two edits (when nothing holds)
@@ -695,8 +700,8 @@ def repair_oracle_row(loc, report, ctx: RowContext, opts, *, budget: int = DEFAU
     searched = f"{len(cands)} hypothesis candidates, {n} judged by the oracle"
     if out:
         return finding(out, searched, max_edits)
-    return Finding("none", "no repair found (hypotheses only: edits of a line an oracle "
-                           "judges are not searched)", [], searched)
+    return Finding("none", "no hypothesis repair found", [],
+                   searched + " (edits of a line an oracle judges are not searched)")
 
 
 def repair_statement(result, stmt, outcome, ctx: RowContext, opts, *, driver,
@@ -747,5 +752,5 @@ def repair_statement(result, stmt, outcome, ctx: RowContext, opts, *, driver,
     searched = f"{len(cands)} hypothesis candidates, {n} statement checks"
     if out:
         return finding(out, searched, 0)
-    return Finding("none", "no repair found (hypotheses only: edits of a typed statement "
-                           "are not searched)", [], searched)
+    return Finding("none", "no hypothesis repair found", [],
+                   searched + " (edits of a typed statement are not searched)")

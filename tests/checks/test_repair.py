@@ -76,7 +76,7 @@ def test_min_max():
     found = _run(res, "row")
     assert found.repairs[0].family == "min-max"
     assert found.repairs[0].verdict == "PROVED"
-    assert "Max(a, bb) in place of Min(a, bb)" in found.summary
+    assert found.summary == "misprint? holds with max in place of min (right side)"
 
 
 def test_log_argument_in_the_line_s_own_definition():
