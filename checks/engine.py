@@ -45,6 +45,11 @@ For each result, :func:`plan` lists the checks and :func:`check_result` runs the
 An oracle name that no plug-in registered is an encoding error: the row is UNCHECKED
 with that reason (``dpcheck lint`` reports it), never a silent CITED.
 
+With ``Options(repairs=True)`` (``dpcheck verify`` without ``--no-repairs``), the result's
+task then searches the repairs of its findings — the small edits or the one hypothesis
+under which a REFUTED row or a VIOLATED statement holds (:mod:`checks.repair`); the
+findings' own verdicts are not touched.
+
 A result's verdict is its weakest check's (:func:`checks.verdict.weakest`).  The same
 claim is checked once per run (cache keyed by the claim's content), and its search seed
 is derived from the claim, so the output does not depend on order or parallelism.  With

@@ -182,7 +182,7 @@ def candidates(target: str, e, ctx: Context, families=None) -> list[Edit]:
         if node.is_Number:
             continue
         if isinstance(node, sp.Add):
-            for x in ctx.in_unit:
+            for x in sorted(ctx.in_unit, key=lambda v: v.name):
                 if sp.expand(node - (1 - x)) == 0:
                     add(path, x, "one-minus", node)
             if not in_exp and path:     # a parenthesis, not a whole side
