@@ -311,7 +311,8 @@ def repair_row(loc, report, ctx: RowContext, opts, *, budget: int = DEFAULT_BUDG
         if built is None:
             return None
         lhs, rhs, new_hyps, def_rels = built
-        why = _trivial(st, lhs, rhs, claim, new_hyps)
+        why = _trivial(st, lhs, rhs, claim, new_hyps,
+                       max(batches, key=lambda b: b.n) if batches else None)
         if why:
             return None
         key = sp.srepr((lhs, rhs, tuple(h.expr for h in new_hyps)))
@@ -455,7 +456,7 @@ def _build(cand, targets, own_defs, st, hyps):
     return sides["lhs"], sides["rhs"], new_hyps, def_rels
 
 
-def _trivial(st, lhs, rhs, claim, new_hyps) -> str:
+def _trivial(st, lhs, rhs, claim, new_hyps, pts=None) -> str:
     """Why a repaired line is trivial ("" if it is not): a side emptied (0, multiplied by
     zero), a side made constant, the two sides made the same."""
     from checks.claim import make_claim
@@ -472,7 +473,7 @@ def _trivial(st, lhs, rhs, claim, new_hyps) -> str:
             return f"replaces everything the {side} side is about"
     if lhs == rhs:
         return "makes both sides the same"
-    why = _subject_cancels(st, lhs, rhs)
+    why = _subject_cancels(st, lhs, rhs, pts)
     if why:
         return why
     if (lhs.is_number or rhs.is_number) and _sign_decides(st.rel.value, lhs, rhs):
@@ -516,13 +517,27 @@ def _sign_decides(rel: str, lhs, rhs) -> bool:
 CANCEL_OPS = 300
 
 
-def _subject_cancels(st, lhs, rhs) -> str:
+def _subject_cancels(st, lhs, rhs, pts=None) -> str:
     """"" unless a quantity that only one side of the printed line speaks of (what the
     line bounds: Emin in "Emin ≤ Δ·k") cancels from the repaired line — from the ratio of
-    its sides or from their difference ("Emin ≤ Emin·k" says 1 ≤ k)."""
+    its sides or from their difference ("Emin ≤ Emin·k" says 1 ≤ k).  With test points
+    ``pts`` it is decided numerically (the quantity scaled, the ratio and the difference
+    unchanged at every point), else by SymPy (small lines only)."""
     subject = (st.lhs.free_symbols ^ st.rhs.free_symbols) & (lhs.free_symbols
                                                               | rhs.free_symbols)
-    if not subject or sp.count_ops(lhs) + sp.count_ops(rhs) > CANCEL_OPS:
+    if not subject:
+        return ""
+    if pts is not None:
+        # the printed line as written: a symbol it defines is a value of its own here
+        free = dict(pts.cols)
+        for d in pts.defs:
+            if d not in free:
+                free[d] = pts.value(d)
+        pts = numeric.Points(free)
+        subject = [x for x in sorted(subject, key=lambda v: v.name)
+                   if not _cancels_numerically([x], st.lhs, st.rhs, pts)]
+        return _cancels_numerically(subject, lhs, rhs, pts)
+    if sp.count_ops(lhs) + sp.count_ops(rhs) > CANCEL_OPS:
         return ""
     try:
         ratio = sp.cancel(sp.together(lhs / rhs)) if rhs != 0 else None
@@ -532,6 +547,34 @@ def _subject_cancels(st, lhs, rhs) -> str:
     for x in sorted(subject, key=lambda s: s.name):
         if (ratio is not None and x not in ratio.free_symbols) or x not in diff.free_symbols:
             return f"{x} cancels from the repaired line"
+    return ""
+
+
+def _cancels_numerically(subject, lhs, rhs, pts) -> str:
+    with np.errstate(all="ignore"):
+        l0, r0 = pts.value(lhs), pts.value(rhs)
+        ok = np.isfinite(l0) & np.isfinite(r0) & (r0 != 0) & (l0 != 0)
+        if not ok.any():
+            return ""
+        for x in subject:
+            if x not in pts.cols:
+                continue
+            same_ratio = same_diff = True
+            for k in (1.37, 0.61):
+                p2 = numeric.Points({**pts.cols, x: pts.cols[x] * k}, pts.defs)
+                l2, r2 = p2.value(lhs), p2.value(rhs)
+                good = ok & np.isfinite(l2) & np.isfinite(r2) & (r2 != 0)
+                if not good.any():
+                    same_ratio = same_diff = False
+                    break
+                q0, q2 = l0[good] / r0[good], l2[good] / r2[good]
+                same_ratio &= bool(np.all(np.abs(q2 - q0) <= 1e-10 * np.abs(q0)))
+                scale = np.maximum.reduce([np.abs(l0[good]), np.abs(r0[good]),
+                                           np.abs(l2[good]), np.abs(r2[good])])
+                same_diff &= bool(np.all(np.abs((l2[good] - r2[good])
+                                                - (l0[good] - r0[good])) <= 1e-10 * scale))
+            if same_ratio or same_diff:
+                return f"{x} cancels from the repaired line"
     return ""
 
 
@@ -555,6 +598,11 @@ def _hypothesis_repairs_row(loc, claim, ctx, opts, batches, w, rnd, state, budge
             continue
         # an admissible point where the line fails and the hypothesis holds refutes it
         if any(_refutes(p, c.expr, claim) for p in batches):
+            continue
+        # no admissible test point meets it: it contradicts the hypotheses in force
+        # (most likely): not worth a judgement
+        sample = max(batches, key=lambda b: b.n) if batches else None
+        if sample is not None and sample.n > 1 and not sample.truth(c.expr).any():
             continue
         if pins(c.expr, in_force, opts):
             continue

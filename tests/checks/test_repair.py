@@ -238,6 +238,19 @@ def test_planted_trivial_line_is_refused(lhs, rhs, why):
     assert why in got
 
 
+def test_subject_cancels_numerically_as_symbolically():
+    import numpy as np
+    from checks.repair import numeric
+    printed = Step("row", s, "<=", c + t0, ALG)
+    pts = numeric.Points({s: np.array([0.5, 2.0]), c: np.array([1.0, 3.0]),
+                          t0: np.array([0.25, 7.0])})
+    for lhs, rhs, cancels in ((s, s * (c + t0) / c, True), (s + c, s + t0, True),
+                              (s * c, c ** 2 * (c + t0), False), (s, c + t0, False)):
+        got = S._subject_cancels(printed, lhs, rhs, pts)
+        assert bool(got) is cancels, (lhs, rhs, got)
+        assert bool(S._subject_cancels(printed, lhs, rhs)) is cancels
+
+
 def test_planted_sign_tautology_is_refused():
     printed = Step("row", r - t0, ">=", 0, ALG)
     assert "every value" in _guarded(printed, (r - t0) ** 2, 0)
