@@ -338,10 +338,10 @@ def repair_row(loc, report, ctx: RowContext, opts, *, budget: int = DEFAULT_BUDG
                     [h.expr for h in new_hyps if h.expr is not None], seed=_seed(key)):
                 return None
             text = rnd.edit_text(cand.edits, targets, own_defs)
+            changed = [a for a in new_hyps if a not in hyps]
             return Repair("edit", text, out.verdict.value, _short(out.detail),
-                          rnd.line(lhs, st.rel.value, rhs,
-                                   [a for a in new_hyps if a not in hyps]),
-                          rnd.latex(lhs, st.rel.value, rhs),
+                          rnd.line(lhs, st.rel.value, rhs, changed),
+                          rnd.latex(lhs, st.rel.value, rhs, [a.expr for a in changed]),
                           edits=len(cand.edits),
                           family=" + ".join(e.family for e in cand.edits), dims=dims,
                           rank=(len(cand.edits), 0, _VERDICT_RANK[out.verdict.value],
