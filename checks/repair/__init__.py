@@ -153,11 +153,20 @@ def attach(result, report, outcomes: dict, opts, *, ctx: RowContext | None = Non
     max_edits, budget = _settings(opts)
     base_fp = None
 
+    def safe(compute) -> tuple[Finding, bool]:
+        """(finding, whether to keep it): a search that fails says so and is not kept —
+        a bug in it never costs the run its findings."""
+        try:
+            return compute(), True
+        except Exception as exc:  # noqa: BLE001
+            msg = " ".join(str(exc).split())[:160]
+            return not_searched(f"the search failed: {type(exc).__name__}: {msg}"), False
+
     def cached(kind: str, parts, compute) -> Finding:
         nonlocal base_fp
         disk = opts.disk
         if disk is None:
-            return compute()
+            return safe(compute)[0]
         if base_fp is None:
             base_fp = _cache.fingerprint((result, [(str(r), w) for r, w in ctx.paper_hyps],
                                           [(str(r), w) for r, w in ctx.cited],
@@ -168,8 +177,9 @@ def attach(result, report, outcomes: dict, opts, *, ctx: RowContext | None = Non
         hit = disk.get(k)
         if hit is not None:
             return Finding.from_json(hit)
-        f = compute()
-        disk.put(k, f.to_json())
+        f, keep = safe(compute)
+        if keep:
+            disk.put(k, f.to_json())
         return f
 
     stmts = {st.label: st for st in (*result.bounds, *result.rates)}

@@ -16,8 +16,6 @@ search run, an oracle run, a statement check), at most :data:`SCREEN_MAX` single
 """
 from __future__ import annotations
 
-import itertools
-import math
 import zlib
 from dataclasses import dataclass, field, replace
 
@@ -230,15 +228,11 @@ def _dims(table, rel, givens=()) -> str:
 # ALGEBRA / SCALAR rows
 @dataclass
 class _Cand:
-    edits: tuple                 # of E.Edit
-    lhs: sp.Expr = None
-    rhs: sp.Expr = None
-    hyps: tuple = ()
-    key: str = ""
+    edits: tuple                 # of E.Edit, one or two (one on each side)
 
 
 def repair_row(loc, report, ctx: RowContext, opts, *, budget: int = DEFAULT_BUDGET,
-               max_edits: int = DEFAULT_EDITS, seed: int = 0) -> Finding:
+               max_edits: int = DEFAULT_EDITS) -> Finding:
     """The repairs of a REFUTED ALGEBRA/SCALAR line ``loc`` (its engine report
     ``report``)."""
     from checks import engine, falsify
@@ -249,7 +243,7 @@ def repair_row(loc, report, ctx: RowContext, opts, *, budget: int = DEFAULT_BUDG
     claim = step_claim(st.lhs, st.rel, st.rhs, hyps)
     defs = dict(claim.definitions)
     rnd = Renderer(ctx.table)
-    state = {"judged": 0, "screened": 0, "pairs": 0, "hyp": 0}
+    state = {"judged": 0, "screened": 0, "pairs": 0}
     # test points: the witness, admissible points, then every new counterexample
     batches: list[numeric.Points] = []
     w = _witness_values(report.counterexample, claim.symbols)

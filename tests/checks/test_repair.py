@@ -13,7 +13,7 @@ from checks.repair import edits as E
 from checks.repair import search as S
 from checks.verdict import Verdict
 from theory.mechanisms import GaussianMechanism
-from theory.model import Bound, Located, Result, Step, StepKind, asm, walk_steps
+from theory.model import Bound, Result, Step, StepKind, asm, walk_steps
 from theory.quantities import DIMLESS, GRADIENT, LOSS, THETA, table
 
 T = table("repair-test", "symbols of the repair tests")
@@ -324,3 +324,14 @@ def test_without_repairs_nothing_is_attached():
     assert rep2.steps[0].to_json()["repairs"][0]["verdict"] == "PROVED"
     # the findings' own verdicts do not change
     assert [st.verdict for st in rep.steps] == [st.verdict for st in rep2.steps]
+
+
+def test_a_failing_search_costs_nothing_but_its_repairs(monkeypatch):
+    def boom(*a, **k):
+        raise RuntimeError("planted")
+    monkeypatch.setattr(repair, "repair_row", boom)
+    res = _result("lem-20", [Step("row", a, "<=", sp.Min(a, b), ALG)])
+    rep = engine.check_result(res, options=engine.Options(budget=400, repairs=True))
+    row = rep.steps[0]
+    assert row.verdict is Verdict.REFUTED
+    assert row.repair["class"] == "not-searched" and "planted" in row.repair["summary"]

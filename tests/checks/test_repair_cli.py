@@ -11,8 +11,7 @@ import sympy as sp
 
 from checks import engine, repair
 from checks.cli import main
-from checks.repair import search as S
-from theory.model import Result, Step, StepKind, asm
+from theory.model import Result, Step, StepKind
 from theory.quantities import DIMLESS, table
 
 # a misprint (Min for Max) and a statement repaired by a hypothesis: both fast
