@@ -488,6 +488,14 @@ def _unknown(name: str, candidates, what: str) -> str:
             + (f"; did you mean {', '.join(close)}?" if close else ""))
 
 
+def _reads_as_id(text: str) -> bool:
+    """``key:kind-number[/row...]``: a result or row id, though its ``/`` makes it look
+    like a path (``dpcheck show paper:lem-1/line-2``)."""
+    import re
+    return re.match(r"^[a-z0-9][a-z0-9-]*:[a-z]+-[a-z0-9.+-]+(/|$)", text.strip().lower()) \
+        is not None and not text.strip().endswith(".py")
+
+
 def _show_target(args):
     """(the id to show, lower case, its paper's key included; its Result) from ``dpcheck
     show [FILE] ID [--paper FILE]``.  With a paper file, the id may omit the key
@@ -509,7 +517,7 @@ def _show_target(args):
         paper_file, ident = words
     else:
         ident = words[0]
-        if paper_file is None and registry.looks_like_path(ident):
+        if paper_file is None and registry.looks_like_path(ident) and not _reads_as_id(ident):
             raise UsageError(f"{ident!r} is a paper file: name one of its results too, "
                              f"`dpcheck show {ident} ID`")
     if not ident:

@@ -45,10 +45,13 @@ For each result, :func:`plan` lists the checks and :func:`check_result` runs the
 An oracle name that no plug-in registered is an encoding error: the row is UNCHECKED
 with that reason (``dpcheck lint`` reports it), never a silent CITED.
 
-With ``Options(repairs=True)`` (``dpcheck verify`` without ``--no-repairs``), the result's
-task then searches the repairs of its findings — the small edits or the one hypothesis
-under which a REFUTED row or a VIOLATED statement holds (:mod:`checks.repair`); the
-findings' own verdicts are not touched.
+**Repairs** (``dpcheck verify`` without ``--no-repairs``; :mod:`checks.repair`): once
+every result is checked, the small edits or the one hypothesis under which each REFUTED
+row or VIOLATED statement holds are searched — after all the checks, never between them,
+and in parallel runs each result's search in a fresh worker process, because z3's
+answer under a resource limit can depend on what the process built before: the
+findings' verdicts are those of a run without repairs, and the repairs do not depend on
+which worker ran what.
 
 A result's verdict is its weakest check's (:func:`checks.verdict.weakest`).  The same
 claim is checked once per run (cache keyed by the claim's content), and its search seed
@@ -857,8 +860,10 @@ def check_result(result: Result, *, budget: int = DEFAULT_BUDGET, seed: int = DE
     from checks.verdict import first_broken
     rep.first_broken = first_broken(rep.steps, [pc.id for pc in planned if pc.part is not None])
     rep.seconds = time.perf_counter() - t0
+    rep.statement_outcomes = outcomes
     if opts.repairs:
-        # after the findings, in the same task (deterministic: seeds derive from claims)
+        # after this result's checks (a single result: `dpcheck show`; verify checks
+        # every result before it repairs any, see repair_results)
         from checks import repair
         repair.attach(result, rep, outcomes, opts)
     return rep
@@ -1021,14 +1026,24 @@ def verify(results: Iterable[Result], *, budget: int = DEFAULT_BUDGET,
     result's task then searches the repairs of its findings (:mod:`checks.repair`; at most
     ``repair_edits`` edits, ``repair_budget`` judgements per finding).
     """
-    from theory import registry
     results = list(results)
     disk = _cache.DiskCache(cache_dir) if use_cache else None
-    opts = Options(budget=budget, seed=seed, disk=disk, repairs=bool(repairs),
-                   repair_edits=repair_edits, repair_budget=repair_budget)
+    # validated now (a bad repair setting is refused before any work)
+    ropts = Options(budget=budget, seed=seed, disk=disk, repairs=bool(repairs),
+                    repair_edits=repair_edits, repair_budget=repair_budget)
     jobs = default_jobs() if jobs is None else int(jobs)
     if jobs < 1:
         raise ValueError(f"jobs must be >= 1, got {jobs}")
+    out = _check_all(results, budget=budget, seed=seed, disk=disk, jobs=jobs,
+                     scheduler=scheduler, progress=progress)
+    if ropts.repairs:
+        repair_results(results, out, ropts, jobs=jobs, scheduler=scheduler)
+    return out
+
+
+def _check_all(results, *, budget, seed, disk, jobs, scheduler, progress):
+    from theory import registry
+    opts = Options(budget=budget, seed=seed, disk=disk)
     registered = [_is_registered(r) for r in results]
     parallel = [i for i, ok in enumerate(registered) if ok]
     if not scheduler and (jobs == 1 or len(parallel) < 4):
@@ -1051,8 +1066,7 @@ def verify(results: Iterable[Result], *, budget: int = DEFAULT_BUDGET,
     paths = tuple(registry.user_paths())
     folder = str(disk.folder) if disk is not None else None
     from checks.executor import make_executor
-    fix = (opts.repairs, opts.repair_edits, opts.repair_budget)
-    tasks = [(tuple((i, results[i].id) for i in groups[g]), budget, seed, paths, folder, fix)
+    tasks = [(tuple((i, results[i].id) for i in groups[g]), budget, seed, paths, folder)
              for g in order]
     with make_executor(jobs=jobs, scheduler=scheduler, n_tasks=len(tasks)) as ex:
         for done in ex.imap_unordered(_worker, tasks):
@@ -1119,15 +1133,67 @@ _WORKER_OPTIONS: dict = {}
 
 def _worker(task):
     """Check one group of results in this worker process: ``[(i, report), ...]``."""
-    members, budget, seed, paths, folder, fix = task
+    members, budget, seed, paths, folder = task
     from theory import registry
     for p in paths:
         registry.load_path(p)
-    key = (budget, seed, folder, fix)
+    key = (budget, seed, folder)
     opts = _WORKER_OPTIONS.get(key)
     if opts is None:
         disk = _cache.DiskCache(folder) if folder is not None else None
-        opts = _WORKER_OPTIONS[key] = Options(budget=budget, seed=seed, disk=disk,
-                                              repairs=fix[0], repair_edits=fix[1],
-                                              repair_budget=fix[2])
+        opts = _WORKER_OPTIONS[key] = Options(budget=budget, seed=seed, disk=disk)
     return [(i, check_result(registry.get(rid), options=opts)) for i, rid in members]
+
+
+# --------------------------------------------------------------------------------------
+# repairs, after every check
+def _has_findings(rep: ResultReport) -> bool:
+    return (any(s.verdict is Verdict.REFUTED for s in rep.steps)
+            or rep.statement.verdict is StatementVerdict.VIOLATED)
+
+
+def repair_results(results, reports, opts: Options, *, jobs: int = 1,
+                   scheduler: str | None = None) -> None:
+    """Search the repairs of the findings of ``reports`` (in place; :mod:`checks.repair`)
+    once every result is checked.  With ``jobs > 1`` (or a scheduler) each registered
+    result's search is a task of its own, run in a fresh worker process (a process per
+    task: z3 under a resource limit may answer by what the process built before, so a
+    search must not inherit another's history); the others here, in order."""
+    from checks import repair
+    from theory import registry
+    todo = [i for i, rep in enumerate(reports) if rep is not None and _has_findings(rep)]
+    local = [i for i in todo if not _is_registered(results[i])]
+    remote = [i for i in todo if i not in set(local)]
+    if not scheduler and (jobs == 1 or len(remote) < 2):
+        local, remote = todo, []
+    for i in local:
+        repair.attach(results[i], reports[i], reports[i].statement_outcomes or {}, opts)
+    if not remote:
+        return
+    paths = tuple(registry.user_paths())
+    folder = str(opts.disk.folder) if opts.disk is not None else None
+    fix = (opts.repair_edits, opts.repair_budget)
+    # the most findings first (load balance)
+    remote.sort(key=lambda i: (-sum(s.verdict is Verdict.REFUTED for s in reports[i].steps),
+                               i))
+    tasks = [(i, results[i].id, reports[i], opts.budget, opts.seed, paths, folder, fix)
+             for i in remote]
+    from checks.executor import make_executor
+    with make_executor(jobs=jobs, scheduler=scheduler, n_tasks=len(tasks),
+                       fresh=True) as ex:
+        for i, rep in ex.imap_unordered(_repair_worker, tasks):
+            reports[i] = rep
+
+
+def _repair_worker(task):
+    """Search the repairs of one checked result in this (fresh) worker: ``(i, report)``."""
+    i, rid, rep, budget, seed, paths, folder, fix = task
+    from checks import repair
+    from theory import registry
+    for p in paths:
+        registry.load_path(p)
+    disk = _cache.DiskCache(folder) if folder is not None else None
+    opts = Options(budget=budget, seed=seed, disk=disk, repairs=True, repair_edits=fix[0],
+                   repair_budget=fix[1])
+    repair.attach(registry.get(rid), rep, rep.statement_outcomes or {}, opts)
+    return i, rep

@@ -1130,7 +1130,7 @@ def admissible_sample(claim: Claim, n: int, seed: int = 0
     (:mod:`checks.repair`) tests candidate lines on these points before it judges one."""
     if not isinstance(n, int) or n < 1:
         raise ValueError(f"n must be an integer >= 1, got {n!r}")
-    ev = _Evaluator(claim)
+    ev = SlackEvaluator(claim)
     if not ev.syms:
         return [], np.zeros((0, 1)), np.ones(1, dtype=bool)
     doms = _domains(claim)

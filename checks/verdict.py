@@ -156,6 +156,9 @@ class ResultReport:
     #: a VIOLATED statement's repairs (:mod:`checks.repair`): {"class", "summary",
     #: "searched", "repairs"}; None when none was searched
     statement_repair: dict | None = None
+    #: the outcome per typed statement label, as the checks left them (what the repair
+    #: search of a violated statement starts from); not part of the JSON
+    statement_outcomes: dict | None = field(default=None, repr=False, compare=False)
 
     @property
     def verdict(self) -> Verdict:

@@ -1,9 +1,10 @@
 """The nearest line that holds: a repair for every refuted line (issue 35).
 
 A reviewer who reads REFUTED asks next: a misprint, or a wrong result — and if wrong,
-which hypothesis would save it?  After a result's checks, :func:`attach` searches, for
-every finding (a REFUTED row, a VIOLATED typed statement), the small changes under which
-it holds, and classifies it:
+which hypothesis would save it?  Once the results are checked
+(:func:`checks.engine.repair_results`: after every check, in a fresh worker process per
+result in a parallel run), :func:`attach` searches, for every finding (a REFUTED row, a
+VIOLATED typed statement), the small changes under which it holds, and classifies it:
 
 * ``misprint`` — "misprint? holds with …": one edit (at most ``repair_edits``, default 2)
   of the printed line (:mod:`checks.repair.edits`: the mutation campaign's misprints run
@@ -65,7 +66,7 @@ _STRUCTURAL = ("LINK", "CONCLUDES", "COVER", "UNITS")
 def statements_driver():
     """The typed-statement driver (its ``check_statement(stmt, budget=, seed=)``): the one
     place this package imports it from."""
-    from checks.truth import statements
+    from checks import statements
     return statements
 
 

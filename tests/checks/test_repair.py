@@ -335,3 +335,31 @@ def test_a_failing_search_costs_nothing_but_its_repairs(monkeypatch):
     row = rep.steps[0]
     assert row.verdict is Verdict.REFUTED
     assert row.repair["class"] == "not-searched" and "planted" in row.repair["summary"]
+
+
+def test_verify_checks_every_result_before_it_repairs_any(monkeypatch):
+    """The findings' verdicts are those of a run without repairs: no repair search runs
+    between two results' checks (z3 under a resource limit may answer by what its process
+    built before)."""
+    calls = []
+    real_check, real_attach = engine.check_result, repair.attach
+    monkeypatch.setattr(engine, "check_result",
+                        lambda r, **k: calls.append(("check", r.id)) or real_check(r, **k))
+    monkeypatch.setattr(repair, "attach",
+                        lambda r, *a, **k: calls.append(("repair", r.id))
+                        or real_attach(r, *a, **k))
+    rs = [_result(f"lem-{k}", [Step("row", a, "<=", sp.Min(a, b), ALG)]) for k in (21, 22)]
+    reps = engine.verify(rs, budget=300, repairs=True, jobs=1)
+    kinds = [c[0] for c in calls]
+    assert kinds == ["check", "check", "repair", "repair"]
+    assert all(rp.steps[0].repair["class"] == "misprint" for rp in reps)
+
+
+def test_admissible_sample_draws_points_that_meet_the_hypotheses():
+    from checks import falsify
+    from checks.claim import step_claim
+    claim = step_claim(y, "<=", z, [asm(y <= 2 * z), asm(z < 3)])
+    syms, vals, ok = falsify.admissible_sample(claim, 500, seed=1)
+    assert ok.sum() > 50
+    col = dict(zip(syms, vals))
+    assert (col[y][ok] <= 2 * col[z][ok] + 1e-9).all() and (col[z][ok] < 3).all()
