@@ -1,7 +1,7 @@
 """The ``dpcheck`` command line.
 
     dpcheck verify [IDS or papers...] [--format table|json|md] [--out FILE]
-                   [--budget N] [--seed S] [--strict]
+                   [--budget N] [--seed S] [--strict] [--no-repairs]
     dpcheck list [papers...]
     dpcheck show [FILE] ID [--paper FILE]  (one result or row; FILE: a paper file)
     dpcheck derive beta [--latex]
@@ -1341,7 +1341,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 
     s = sub.add_parser("show", help="one result: statement, hypotheses, steps, evidence",
                        usage="dpcheck show [-h] [FILE] ID [--paper FILE] [--budget N] "
-                             "[--seed S]",
+                             "[--seed S] [--no-repairs]",
                        description="Check one result (or one row) and print its statement, "
                                    "hypotheses, every row's verdict with its evidence, and "
                                    "the counterexamples.  For a paper file: "
