@@ -1,7 +1,7 @@
 """The ``dpcheck`` command line.
 
     dpcheck verify [IDS or papers...] [--format table|json|md] [--out FILE]
-                   [--budget N] [--seed S] [--strict]
+                   [--budget N] [--seed S] [--strict] [--no-repairs]
     dpcheck list [papers...]
     dpcheck show [FILE] ID [--paper FILE]  (one result or row; FILE: a paper file)
     dpcheck derive beta [--latex]
@@ -113,8 +113,10 @@ def _warm_up_workers(args) -> None:
 
 
 def run_verify(results, *, budget: int, seed: int, progress: bool, use_cache: bool = False,
-               scheduler: str | None = None):
-    """Run the engine over ``results`` with a rich progress bar on stderr."""
+               scheduler: str | None = None, repairs: bool = False, repair_edits: int = 2,
+               repair_budget: int = 10):
+    """Run the engine over ``results`` with a rich progress bar on stderr (and the repair
+    search of every finding with ``repairs``)."""
     from checks import engine
     from rich.console import Console
     from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
@@ -134,7 +136,8 @@ def run_verify(results, *, budget: int, seed: int, progress: bool, use_cache: bo
         try:
             return engine.verify(results, budget=budget, seed=seed,
                                  progress=tick if show else None,
-                                 use_cache=use_cache, scheduler=scheduler)
+                                 use_cache=use_cache, scheduler=scheduler, repairs=repairs,
+                                 repair_edits=repair_edits, repair_budget=repair_budget)
         except ValueError as exc:          # e.g. an unreachable scheduler: one line
             raise UsageError(str(exc)) from None
 
@@ -158,7 +161,14 @@ def report_json(reports, *, seed: int, budget: int) -> dict:
             {"id": s.id, "printed": s.verdict.value,
              "readings": {rd["name"]: rd["verdict"] for rd in s.readings or ()}}
             for r in reports for s in r.steps if s.depends_on_reading],
-    }
+    } | _repair_summary(reports)
+
+
+def _repair_summary(reports) -> dict:
+    """``{"repair_summary": findings per class}`` where a repair search ran, else {}."""
+    from checks.repair import class_counts
+    counts = class_counts(reports)
+    return {"repair_summary": counts} if counts else {}
 
 
 VERDICT_STYLE = {"PROVED": "green", "REFUTED": "bold red", "SUPPORTED": "yellow",
@@ -192,7 +202,7 @@ def render_table(reports, console) -> None:
                 v = s.verdict.value
                 table.add_row("  " + short, s.eq or "", s.kind,
                               Text(v, style=VERDICT_STYLE.get(v, "")), s.method,
-                              s.evidence()[:160])
+                              (_repair_prefix(s.repair) + s.evidence())[:160])
         console.print(table)
     data = report_json(reports, seed=0, budget=0)
     console.print(summary_line("steps", data["summary"]))
@@ -323,12 +333,14 @@ def render_summary(reports, console, *, seed: int, budget: int) -> None:
         parts_refuted = set()
         for s in r.steps:
             if s.verdict.value == "REFUTED" and not s.depends_on_reading:
-                bad.append(f"  {s.id}  [{s.method}]  {s.evidence()}")
+                bad.append(f"  {s.id}  [{s.method}]  {_repair_prefix(s.repair)}"
+                           f"{s.evidence()}")
             if s.verdict.value == "REFUTED" and s.method == "statement":
                 parts_refuted.add(s.id)
         st = r.statement
         if st.verdict.value == "VIOLATED" and not parts_refuted:
-            w = ", ".join(f"{k}={v}" for k, v in (st.witness or {}).items())
+            w = _repair_prefix(r.statement_repair) + ", ".join(
+                f"{k}={v}" for k, v in (st.witness or {}).items())
             bad.append(f"  {r.id}  [statement VIOLATED, ratio {st.ratio:.3g}]  {w}"
                        if st.ratio is not None else f"  {r.id}  [statement VIOLATED]  {w}")
     if bad:
@@ -360,8 +372,24 @@ def render_summary(reports, console, *, seed: int, budget: int) -> None:
                   + summary_line("results", data["result_summary"]))
     n_reading = len(data["depends_on_reading"])
     console.print(summary_line("statements", data["statement_summary"])
+                  + (f"   {_repair_counts(data['repair_summary'])}"
+                     if data.get("repair_summary") else "")
                   + (f"   [bold]depends on the reading:[/] {n_reading} rows (listed above; "
                      "`dpcheck show ID` gives every reading)" if n_reading else ""))
+
+
+def _repair_prefix(rep: dict | None) -> str:
+    """"misprint? holds with … · " before a finding's evidence (nothing without a repair
+    search)."""
+    if not rep:
+        return ""
+    return f"{rep['summary']} · "
+
+
+def _repair_counts(counts: dict) -> str:
+    from checks.repair import LABELS
+    return "[bold]findings:[/] " + "  ".join(f"{LABELS.get(k, k)} {v}"
+                                               for k, v in counts.items())
 
 
 def _reading_line(console, data) -> None:
@@ -376,6 +404,11 @@ def summary_line(what: str, counts: dict) -> str:
     return f"[bold]{what}:[/] " + ("  ".join(parts) if parts else "none")
 
 
+def _repair_options(args) -> dict:
+    return {"repairs": not args.no_repairs, "repair_edits": args.repair_edits,
+            "repair_budget": args.repair_budget}
+
+
 def cmd_verify(args) -> int:
     _warm_up_workers(args)
     results = _resolve(args.ids)
@@ -385,7 +418,7 @@ def cmd_verify(args) -> int:
             check_destination(args.out, force=args.force)
     reports = run_verify(results, budget=args.budget, seed=args.seed,
                          progress=not args.no_progress, use_cache=not args.no_cache,
-                         scheduler=args.scheduler)
+                         scheduler=args.scheduler, **_repair_options(args))
     if args.format == "json":
         text = json.dumps(report_json(reports, seed=args.seed, budget=args.budget),
                           indent=2, sort_keys=False) + "\n"
@@ -455,6 +488,14 @@ def _unknown(name: str, candidates, what: str) -> str:
             + (f"; did you mean {', '.join(close)}?" if close else ""))
 
 
+def _reads_as_id(text: str) -> bool:
+    """``key:kind-number[/row...]``: a result or row id, though its ``/`` makes it look
+    like a path (``dpcheck show paper:lem-1/line-2``)."""
+    import re
+    return re.match(r"^[a-z0-9][a-z0-9-]*:[a-z]+-[a-z0-9.+-]+(/|$)", text.strip().lower()) \
+        is not None and not text.strip().endswith(".py")
+
+
 def _show_target(args):
     """(the id to show, lower case, its paper's key included; its Result) from ``dpcheck
     show [FILE] ID [--paper FILE]``.  With a paper file, the id may omit the key
@@ -476,7 +517,7 @@ def _show_target(args):
         paper_file, ident = words
     else:
         ident = words[0]
-        if paper_file is None and registry.looks_like_path(ident):
+        if paper_file is None and registry.looks_like_path(ident) and not _reads_as_id(ident):
             raise UsageError(f"{ident!r} is a paper file: name one of its results too, "
                              f"`dpcheck show {ident} ID`")
     if not ident:
@@ -553,7 +594,9 @@ def cmd_show(args) -> int:
     console.print(Panel("\n".join(head), expand=False))
 
     from checks import engine
-    report = engine.check_result(result, budget=args.budget, seed=args.seed)
+    report = engine.check_result(result, options=engine.Options(
+        budget=args.budget, seed=args.seed, repairs=not args.no_repairs,
+        repair_edits=args.repair_edits, repair_budget=args.repair_budget))
     for s in report.steps:
         if "/" in ident and not (s.id == ident or s.id.startswith(ident + "/")):
             continue
@@ -599,13 +642,33 @@ def cmd_show(args) -> int:
         if s.verdict.value == "SUPPORTED":
             console.print(f"    search: {s.samples} samples, min slack {s.slack}"
                           + (f" at {s.where}" if s.where else ""))
+        if s.repair is not None:
+            _show_repairs(console, s.repair, s.repairs)
     sv = report.statement
     console.print(f"statement verdict: [{VERDICT_STYLE.get(sv.verdict.value, '')}]"
                   f"{sv.verdict.value}[/] {sv.detail}")
     if sv.witness:
         console.print("    witness: " + ", ".join(f"{k} = {v}" for k, v in sv.witness.items()),
                       markup=False, highlight=False)
+    if report.statement_repair is not None:
+        _show_repairs(console, report.statement_repair,
+                      report.statement_repair.get("repairs"))
     return EXIT_OK
+
+
+def _show_repairs(console, head: dict, repairs) -> None:
+    """A finding's class, then each repair: what changes, its verdict and evidence, the
+    repaired line in the paper's notation and in LaTeX."""
+    from rich.markup import escape
+    console.print(f"    [bold]repair:[/] {escape(head['summary'])}   [dim]"
+                  f"({escape(head.get('searched', ''))})[/]")
+    for k, rp in enumerate(repairs or (), start=1):
+        style = VERDICT_STYLE.get(rp["verdict"], "")
+        console.print(f"      {k}. {escape(rp['edit'])}: [{style}]{rp['verdict']}[/]"
+                      + (f"   [dim]({escape(rp['source'])})[/]" if rp.get("source") else ""))
+        console.print(f"         repaired: {escape(rp['line'])}", soft_wrap=True)
+        console.print(f"         LaTeX:    {escape(rp['latex'])}", soft_wrap=True)
+        console.print(f"         evidence: {escape(rp['evidence'])}", soft_wrap=True)
 
 
 # ----------------------------------------------------------------------------- derive
@@ -631,7 +694,7 @@ def cmd_report(args) -> int:
     with _output_refusals():     # refuse a bad folder now, not after the checking
         report.check_report_dir(args.out, force=args.force)
     reports = run_verify(results, budget=args.budget, seed=args.seed,
-                         progress=not args.no_progress)
+                         progress=not args.no_progress, **_repair_options(args))
     try:
         with _output_refusals():
             paths = report.write_report(reports, args.out, seed=args.seed, budget=args.budget,
@@ -1231,6 +1294,16 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"dpcheck {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
+    def repairs_options(p):
+        p.add_argument("--no-repairs", action="store_true",
+                       help="skip the repair search: no 'misprint? holds with …' / 'holds "
+                            "if …' for refuted rows and violated statements")
+        p.add_argument("--repair-edits", type=int, choices=(1, 2), default=2,
+                       help="the most edits a repair may make (default 2)")
+        p.add_argument("--repair-budget", type=_positive_int("repair budget"), default=10,
+                       help="judgements (prover and search runs, oracle runs, statement "
+                            "checks) per finding (default 10)")
+
     def budget_seed(p):
         p.add_argument("--budget", type=_positive_int("budget"), default=DEFAULT_BUDGET,
                        help=f"search examples per step (default {DEFAULT_BUDGET})")
@@ -1259,6 +1332,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
                    help="re-check everything: neither read nor write the verdict cache "
                         "(.dpcheck-cache/, or $DPCHECK_CACHE_DIR)")
     budget_seed(v)
+    repairs_options(v)
     v.set_defaults(func=cmd_verify)
 
     lst = sub.add_parser("list", help="list encoded results")
@@ -1267,7 +1341,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 
     s = sub.add_parser("show", help="one result: statement, hypotheses, steps, evidence",
                        usage="dpcheck show [-h] [FILE] ID [--paper FILE] [--budget N] "
-                             "[--seed S]",
+                             "[--seed S] [--no-repairs]",
                        description="Check one result (or one row) and print its statement, "
                                    "hypotheses, every row's verdict with its evidence, and "
                                    "the counterexamples.  For a paper file: "
@@ -1280,6 +1354,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     s.add_argument("--paper", metavar="FILE", default=None,
                    help="the paper file (a .py file or a package folder) the ID belongs to")
     budget_seed(s)
+    repairs_options(s)
     s.set_defaults(func=cmd_show)
 
     d_help = "symbolic re-derivations registered by paper packages"
@@ -1312,6 +1387,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     rep.add_argument("--force", action="store_true",
                      help="replace files in DIR that are not previous dpcheck outputs")
     budget_seed(rep)
+    repairs_options(rep)
     rep.set_defaults(func=cmd_report)
 
     new = sub.add_parser("new", help="write a template paper file to start your own from",

@@ -45,6 +45,14 @@ For each result, :func:`plan` lists the checks and :func:`check_result` runs the
 An oracle name that no plug-in registered is an encoding error: the row is UNCHECKED
 with that reason (``dpcheck lint`` reports it), never a silent CITED.
 
+**Repairs** (``dpcheck verify`` without ``--no-repairs``; :mod:`checks.repair`): once
+every result is checked, the small edits or the one hypothesis under which each REFUTED
+row or VIOLATED statement holds are searched — after all the checks, never between them,
+and in parallel runs each result's search in a fresh worker process, because z3's
+answer under a resource limit can depend on what the process built before: the
+findings' verdicts are those of a run without repairs, and the repairs do not depend on
+which worker ran what.
+
 A result's verdict is its weakest check's (:func:`checks.verdict.weakest`).  The same
 claim is checked once per run (cache keyed by the claim's content), and its search seed
 is derived from the claim, so the output does not depend on order or parallelism.  With
@@ -81,12 +89,23 @@ class Options:
     timeout_ms: int = prove.DEFAULT_TIMEOUT_MS
     cache: dict = field(default_factory=dict)
     disk: "_cache.DiskCache | None" = None
+    #: search the repairs of every finding after a result's checks (:mod:`checks.repair`)
+    repairs: bool = False
+    #: the most edits a repair may make (1 or 2)
+    repair_edits: int = 2
+    #: judgements per finding (prover + search runs, oracle runs, statement checks)
+    repair_budget: int = 10
 
     def __post_init__(self):
         if not isinstance(self.budget, int) or self.budget < 1:
             raise ValueError(f"budget must be an integer >= 1, got {self.budget!r}")
         if not isinstance(self.seed, int) or self.seed < 0:
             raise ValueError(f"seed must be an integer >= 0, got {self.seed!r}")
+        if not isinstance(self.repair_edits, int) or self.repair_edits not in (1, 2):
+            raise ValueError(f"repair_edits must be 1 or 2, got {self.repair_edits!r}")
+        if not isinstance(self.repair_budget, int) or self.repair_budget < 1:
+            raise ValueError(f"repair_budget must be an integer >= 1, got "
+                             f"{self.repair_budget!r}")
 
 
 @dataclass
@@ -841,6 +860,12 @@ def check_result(result: Result, *, budget: int = DEFAULT_BUDGET, seed: int = DE
     from checks.verdict import first_broken
     rep.first_broken = first_broken(rep.steps, [pc.id for pc in planned if pc.part is not None])
     rep.seconds = time.perf_counter() - t0
+    rep.statement_outcomes = outcomes
+    if opts.repairs:
+        # after this result's checks (a single result: `dpcheck show`; verify checks
+        # every result before it repairs any, see repair_results)
+        from checks import repair
+        repair.attach(result, rep, outcomes, opts)
     return rep
 
 
@@ -983,7 +1008,9 @@ STATEMENT_WEIGHT = 15
 def verify(results: Iterable[Result], *, budget: int = DEFAULT_BUDGET,
            seed: int = DEFAULT_SEED, progress: Callable[[str], None] | None = None,
            jobs: int | None = None, cache_dir: str | None = None,
-           use_cache: bool = False, scheduler: str | None = None) -> list[ResultReport]:
+           use_cache: bool = False, scheduler: str | None = None,
+           repairs: bool = False, repair_edits: int = 2,
+           repair_budget: int = 10) -> list[ResultReport]:
     """Check every result; reports in the given order.
 
     With ``jobs > 1`` (default :func:`default_jobs`) registered results are checked in
@@ -995,15 +1022,28 @@ def verify(results: Iterable[Result], *, budget: int = DEFAULT_BUDGET,
     are read from and written to the disk cache (``cache_dir``, default
     ``.dpcheck-cache``).  ``scheduler``: the
     address of a Dask distributed scheduler; the per-result tasks go there instead of to
-    local processes (:mod:`checks.executor`), with the same output.
+    local processes (:mod:`checks.executor`), with the same output.  ``repairs``: each
+    result's task then searches the repairs of its findings (:mod:`checks.repair`; at most
+    ``repair_edits`` edits, ``repair_budget`` judgements per finding).
     """
-    from theory import registry
     results = list(results)
     disk = _cache.DiskCache(cache_dir) if use_cache else None
-    opts = Options(budget=budget, seed=seed, disk=disk)
+    # validated now (a bad repair setting is refused before any work)
+    ropts = Options(budget=budget, seed=seed, disk=disk, repairs=bool(repairs),
+                    repair_edits=repair_edits, repair_budget=repair_budget)
     jobs = default_jobs() if jobs is None else int(jobs)
     if jobs < 1:
         raise ValueError(f"jobs must be >= 1, got {jobs}")
+    out = _check_all(results, budget=budget, seed=seed, disk=disk, jobs=jobs,
+                     scheduler=scheduler, progress=progress)
+    if ropts.repairs:
+        repair_results(results, out, ropts, jobs=jobs, scheduler=scheduler)
+    return out
+
+
+def _check_all(results, *, budget, seed, disk, jobs, scheduler, progress):
+    from theory import registry
+    opts = Options(budget=budget, seed=seed, disk=disk)
     registered = [_is_registered(r) for r in results]
     parallel = [i for i, ok in enumerate(registered) if ok]
     if not scheduler and (jobs == 1 or len(parallel) < 4):
@@ -1103,3 +1143,57 @@ def _worker(task):
         disk = _cache.DiskCache(folder) if folder is not None else None
         opts = _WORKER_OPTIONS[key] = Options(budget=budget, seed=seed, disk=disk)
     return [(i, check_result(registry.get(rid), options=opts)) for i, rid in members]
+
+
+# --------------------------------------------------------------------------------------
+# repairs, after every check
+def _has_findings(rep: ResultReport) -> bool:
+    return (any(s.verdict is Verdict.REFUTED for s in rep.steps)
+            or rep.statement.verdict is StatementVerdict.VIOLATED)
+
+
+def repair_results(results, reports, opts: Options, *, jobs: int = 1,
+                   scheduler: str | None = None) -> None:
+    """Search the repairs of the findings of ``reports`` (in place; :mod:`checks.repair`)
+    once every result is checked.  With ``jobs > 1`` (or a scheduler) each registered
+    result's search is a task of its own, run in a fresh worker process (a process per
+    task: z3 under a resource limit may answer by what the process built before, so a
+    search must not inherit another's history); the others here, in order."""
+    from checks import repair
+    from theory import registry
+    todo = [i for i, rep in enumerate(reports) if rep is not None and _has_findings(rep)]
+    local = [i for i in todo if not _is_registered(results[i])]
+    remote = [i for i in todo if i not in set(local)]
+    if not scheduler and (jobs == 1 or len(remote) < 2):
+        local, remote = todo, []
+    for i in local:
+        repair.attach(results[i], reports[i], reports[i].statement_outcomes or {}, opts)
+    if not remote:
+        return
+    paths = tuple(registry.user_paths())
+    folder = str(opts.disk.folder) if opts.disk is not None else None
+    fix = (opts.repair_edits, opts.repair_budget)
+    # the most findings first (load balance)
+    remote.sort(key=lambda i: (-sum(s.verdict is Verdict.REFUTED for s in reports[i].steps),
+                               i))
+    tasks = [(i, results[i].id, reports[i], opts.budget, opts.seed, paths, folder, fix)
+             for i in remote]
+    from checks.executor import make_executor
+    with make_executor(jobs=jobs, scheduler=scheduler, n_tasks=len(tasks),
+                       fresh=True) as ex:
+        for i, rep in ex.imap_unordered(_repair_worker, tasks):
+            reports[i] = rep
+
+
+def _repair_worker(task):
+    """Search the repairs of one checked result in this (fresh) worker: ``(i, report)``."""
+    i, rid, rep, budget, seed, paths, folder, fix = task
+    from checks import repair
+    from theory import registry
+    for p in paths:
+        registry.load_path(p)
+    disk = _cache.DiskCache(folder) if folder is not None else None
+    opts = Options(budget=budget, seed=seed, disk=disk, repairs=True, repair_edits=fix[0],
+                   repair_budget=fix[1])
+    repair.attach(registry.get(rid), rep, rep.statement_outcomes or {}, opts)
+    return i, rep

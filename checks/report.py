@@ -21,6 +21,8 @@ import sympy as sp
 from checks import __version__
 
 VERDICT_ORDER = ["PROVED", "CITED", "SUPPORTED", "UNCHECKED", "REFUTED", "DEFINED"]
+#: the caption of the first plot
+VERDICT_CAPTION = "Verdicts per step, by paper"
 VERDICT_COLOUR = {"PROVED": "#2e7d32", "CITED": "#00838f", "SUPPORTED": "#f9a825",
                   "UNCHECKED": "#8e24aa", "REFUTED": "#c62828", "DEFINED": "#9e9e9e",
                   "VIOLATED": "#c62828", "HOLDS-ON-SCENARIOS": "#2e7d32",
@@ -54,18 +56,24 @@ def step_summary_by_paper(reports) -> dict[str, Counter]:
 
 
 def _png(fig) -> bytes:
-    """The figure as PNG bytes; the figure is closed."""
+    """The figure as PNG bytes (cropped to what it draws, a legend outside the axes
+    included); the figure is closed."""
     import matplotlib.pyplot as plt
 
     fig.tight_layout()
     buf = io.BytesIO()
-    fig.savefig(buf, format="png")
+    fig.savefig(buf, format="png", bbox_inches="tight")
     plt.close(fig)
     return buf.getvalue()
 
 
 def verdict_plot_png(reports) -> bytes:
     """Stacked horizontal bars: steps per verdict, one bar per paper."""
+    return _png(verdict_figure(reports))
+
+
+def verdict_figure(reports):
+    """The figure of :func:`verdict_plot_png` (its legend below the axes)."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -79,31 +87,72 @@ def verdict_plot_png(reports) -> bytes:
         if any(vals):
             ax.barh(papers, vals, left=left, color=PLOT_COLOUR[v], label=v)
             left = [a + b for a, b in zip(left, vals)]
-    ax.set_xlabel("steps")
-    ax.set_title("Verdicts per step")
-    ax.legend(loc="lower right", fontsize=8, ncol=3)
+    ax.set_xlabel("steps (proof rows and structural checks)")
+    # outside the axes, below them: it never covers a bar
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.35 if len(papers) < 4 else -0.18),
+              fontsize=8, ncol=len(VERDICT_ORDER), frameon=False)
     ax.invert_yaxis()
-    return _png(fig)
+    return fig
+
+
+#: what a typed statement's ratio compares, by kind: (plot caption, axis label)
+RATIO_KINDS = {
+    "privacy": ("Privacy bounds against the truth: the tightest ratio per result",
+                "exact privacy loss (divergence, or δ at the claimed ε) / published bound\n"
+                "(largest seen; an explicit bound > 1 is violated, an O-form's is the "
+                "constant it needs)"),
+    "rate": ("Convergence and utility rates against the measured truth: the largest ratio "
+             "per result",
+             "measured metric / claimed rate\n(largest seen; an explicit rate > 1 is "
+             "violated, an O-form's is the constant it needs)"),
+}
+
+
+def _ratio_kind(rep) -> str:
+    """"privacy" when the statement ratio of ``rep`` is a Bound's, "rate" for a Rate's."""
+    from theory.registry import get
+    label = (rep.statement.witness or {}).get("statement_label")
+    try:
+        result = get(rep.id)
+    except KeyError:
+        return "privacy"
+    if any(r.label == label for r in result.rates) and not any(
+            b.label == label for b in result.bounds):
+        return "rate"
+    return "privacy"
+
+
+def ratio_plots_png(reports) -> dict[str, bytes]:
+    """One plot per kind of typed statement (privacy bounds, rates): the ratio of the
+    truth to the published expression per result, on a log axis (1 = tight)."""
+    by_kind: dict[str, list] = {}
+    for r in reports:
+        if r.statement.ratio is not None:
+            by_kind.setdefault(_ratio_kind(r), []).append(
+                (r.id, r.statement.ratio, r.statement.verdict.value))
+    out = {}
+    for kind, rows in by_kind.items():
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+
+        caption, xlabel = RATIO_KINDS[kind]
+        fig, ax = plt.subplots(figsize=(7, 0.6 + 0.35 * len(rows)), dpi=100)
+        ax.barh([r[0] for r in rows], [max(r[1], 1e-300) for r in rows],
+                color=[VERDICT_COLOUR.get(r[2], "#777") for r in rows])
+        ax.axvline(1.0, color="k", lw=1, ls="--")
+        ax.set_xscale("log")
+        ax.set_xlabel(xlabel)
+        ax.invert_yaxis()
+        out[caption] = _png(fig)
+    return out
 
 
 def ratio_plot_png(reports) -> bytes | None:
-    """Tightest truth/bound ratio of each statement checked on scenarios (1 = tight)."""
-    rows = [(r.id, r.statement.ratio, r.statement.verdict.value) for r in reports
-            if r.statement.ratio is not None]
-    if not rows:
-        return None
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    fig, ax = plt.subplots(figsize=(7, 0.6 + 0.35 * len(rows)), dpi=100)
-    ax.barh([r[0] for r in rows], [r[1] for r in rows],
-            color=[VERDICT_COLOUR.get(r[2], "#777") for r in rows])
-    ax.axvline(1.0, color="k", lw=1, ls="--")
-    ax.set_xscale("log")
-    ax.set_xlabel("exact divergence / published bound (tightest seen; >1 violates)")
-    ax.invert_yaxis()
-    return _png(fig)
+    """The privacy bounds' ratio plot (:func:`ratio_plots_png`), or the rates' when there
+    is no privacy bound."""
+    plots = ratio_plots_png(reports)
+    return next(iter(plots.values()), None)
 
 
 def _mathml(expr) -> str:
@@ -146,6 +195,79 @@ def _derivations_text(papers=None) -> list[tuple[str, str]]:
     return out
 
 
+# ----------------------------------------------------------------------------- findings
+def _printed(find) -> str:
+    """The printed line of a finding (a row's ``lhs REL rhs``, a statement's claim)."""
+    from theory.model import walk_steps
+    from theory.registry import get
+    try:
+        result = get(find["result"].id)
+    except KeyError:
+        return ""
+    if find["kind"] == "row":
+        for loc in walk_steps(result):
+            if loc.id == find["id"]:
+                st = loc.step
+                return f"{sp.sstr(st.lhs)} {st.rel.value} {sp.sstr(st.rhs)}"
+        return ""
+    label = (find["result"].statement.witness or {}).get("statement_label")
+    for st in (*result.bounds, *result.rates):
+        if st.label == label:
+            return st.describe()
+    return ""
+
+
+def findings_markdown(reports) -> list[str]:
+    """"Findings by class": every refuted row and violated statement under its class
+    (misprint, missing hypothesis, no repair), with the printed line, the repair, its
+    verdict and the repaired line in LaTeX — a section to paste into a review.  Empty
+    when no repair search ran."""
+    from checks.repair import CLASSES, findings
+    found = findings(reports)
+    if not found:
+        return []
+    lines = ["## Findings by class", ""]
+    for klass, title in CLASSES.items():
+        group = [f for f in found if f["class"] == klass]
+        if not group:
+            continue
+        lines += [f"### {title} ({len(group)})", ""]
+        for f in group:
+            printed = _printed(f)
+            lines.append(f"- **{f['id']}** — {f['summary']}"
+                         + (f"; printed: `{printed}`" if printed else ""))
+            for rp in f["repairs"][:1]:
+                lines.append(f"  - {rp['verdict']}: repaired: $ {rp['latex']} $ "
+                             f"({rp['evidence'][:160]})")
+        lines.append("")
+    return lines
+
+
+def findings_html(reports) -> list[str]:
+    """:func:`findings_markdown` as HTML (the repaired line's LaTeX in a code span)."""
+    from checks.repair import CLASSES, findings
+    e = html.escape
+    found = findings(reports)
+    if not found:
+        return []
+    parts = ["<h2 id='findings'>Findings by class</h2>"]
+    for klass, title in CLASSES.items():
+        group = [f for f in found if f["class"] == klass]
+        if not group:
+            continue
+        parts.append(f"<h3>{e(title)} ({len(group)})</h3><ul class='findings'>")
+        for f in group:
+            printed = _printed(f)
+            item = (f"<li><b>{e(f['id'])}</b> — {e(f['summary'])}"
+                    + (f"; printed: <code>{e(printed)}</code>" if printed else ""))
+            for rp in f["repairs"][:1]:
+                item += (f"<br>{_badge(rp['verdict'])} repaired: <code>{e(rp['line'])}"
+                         f"</code><br>LaTeX: <code>{e(rp['latex'])}</code>")
+            parts.append(item + "</li>")
+        parts.append("</ul>")
+    return parts
+
+
 # ----------------------------------------------------------------------------- markdown
 def render_markdown(reports, *, seed: int, budget: int,
                     plots: dict[str, str] | None = None) -> str:
@@ -161,7 +283,8 @@ def render_markdown(reports, *, seed: int, budget: int,
                      + " | ".join(str(c.get(v, 0)) for v in VERDICT_ORDER) + " |")
     lines.append("")
     for name, fname in (plots or {}).items():
-        lines += [f"![{name}]({fname})", ""]
+        lines += [f"**{name}**", "", f"![{name}]({fname})", ""]
+    lines += findings_markdown(reports)
     paper = None
     for rep in reports:
         result = get(rep.id)
@@ -231,9 +354,11 @@ def render_html(reports, *, seed: int, budget: int, plots_png: dict[str, bytes])
     parts.append("</table>")
     for name, png in plots_png.items():
         b64 = base64.b64encode(png).decode("ascii")
-        parts.append(f"<figure><img class='plot' alt='{e(name)}' "
-                     f"src='data:image/png;base64,{b64}'><figcaption>{e(name)}"
-                     "</figcaption></figure>")
+        # the caption heads its own plot (above it), so no plot sits under another's
+        parts.append(f"<figure><figcaption><b>{e(name)}</b></figcaption>"
+                     f"<img class='plot' alt='{e(name)}' "
+                     f"src='data:image/png;base64,{b64}'></figure>")
+    parts += findings_html(reports)
     paper = None
     for rep in reports:
         result = get(rep.id)
@@ -298,10 +423,8 @@ def write_report(reports, out_dir, *, seed: int = 0, budget: int = 0,
     if out.exists() and not out.is_dir():
         raise NotADirectoryError(20, "not a directory", str(out))
     out.mkdir(parents=True, exist_ok=True)
-    plots_png = {"Verdicts per step": verdict_plot_png(reports)}
-    ratio = ratio_plot_png(reports)
-    if ratio is not None:
-        plots_png["Exact divergence over published bound"] = ratio
+    plots_png = {VERDICT_CAPTION: verdict_plot_png(reports)}
+    plots_png.update(ratio_plots_png(reports))
     written = []
     plot_files = {}
     for i, (name, png) in enumerate(plots_png.items()):

@@ -77,6 +77,11 @@ class StepReport:
     #: the alternative readings of an ambiguous rendering, each checked: dicts with
     #: name, claim, why, verdict, method, counterexample, detail
     readings: list[dict] | None = None
+    #: a REFUTED row's repairs (:mod:`checks.repair`), best first: dicts with edit,
+    #: verdict, evidence, kind, edits, line, latex; None when no repair was searched
+    repairs: list[dict] | None = None
+    #: the repair search's class of the finding: {"class", "summary", "searched"}
+    repair: dict | None = None
 
     @property
     def depends_on_reading(self) -> bool:
@@ -110,6 +115,9 @@ class StepReport:
         d = asdict(self)
         d["verdict"] = self.verdict.value
         d["depends_on_reading"] = self.depends_on_reading
+        for k in ("repairs", "repair"):      # present only where a repair was searched
+            if d[k] is None:
+                del d[k]
         return d
 
     @classmethod
@@ -145,6 +153,12 @@ class ResultReport:
     #: ratio and why (not tested) — what the default view shows beside the rows'
     #: verdict; the JSON has the same in ``statement_detail``
     typed: list = field(default_factory=list)
+    #: a VIOLATED statement's repairs (:mod:`checks.repair`): {"class", "summary",
+    #: "searched", "repairs"}; None when none was searched
+    statement_repair: dict | None = None
+    #: the outcome per typed statement label, as the checks left them (what the repair
+    #: search of a violated statement starts from); not part of the JSON
+    statement_outcomes: dict | None = field(default=None, repr=False, compare=False)
 
     @property
     def verdict(self) -> Verdict:
@@ -160,7 +174,10 @@ class ResultReport:
             "statement_ratio": self.statement.ratio,
             "first_broken_line": self.first_broken,
             "steps": [s.to_json() for s in self.steps],
-        }
+        } | ({} if self.statement_repair is None else {
+            "statement_repair": {k: v for k, v in self.statement_repair.items()
+                                 if k != "repairs"},
+            "statement_repairs": self.statement_repair.get("repairs") or []})
 
 
 #: the orders of an adjacent pair a witness may name (``fails_in`` or ``order``)
