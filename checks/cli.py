@@ -446,6 +446,30 @@ def _hypothesis_line(h) -> str:
     return f"  • {_pretty(h.expr) if h.expr is not None else h.name}" + cite
 
 
+#: how ``show`` names where a hypothesis in force comes from (its tag)
+_TAG_TEXT = {"printed": "", "standing": "standing", "class": "implied by a class",
+             "role": "implied"}
+
+
+def _in_force_lines(hyps) -> list[str]:
+    """The hypotheses in force at a typed statement, as ``show`` lists them under it: each
+    with its citation and, for a standing or implied one, where it comes from."""
+    shown = [h for h in hyps if h.expr is None or h.expr is not sp_true()]
+    if not shown:
+        return ["  in force: (nothing beyond the symbols' own assumptions)"]
+    out = ["  in force (every scenario of the check satisfies these):"]
+    for h in shown:
+        tag = _TAG_TEXT.get(h.tag.value, "")
+        line = "  " + _hypothesis_line(h)
+        out.append(line + (f" [{tag}]" if tag else ""))
+    return out
+
+
+def sp_true():
+    import sympy as sp
+    return sp.true
+
+
 def _unknown(name: str, candidates, what: str) -> str:
     """One line: ``name`` is not among ``candidates`` (``what`` they are), with the
     closest of them."""
@@ -544,10 +568,16 @@ def cmd_show(args) -> int:
         head.append("statement:")
         head += [f"  {s.label}: {_pretty(s.lhs)} {s.rel.value} {_pretty(s.rhs)}"
                  for s in result.statement]
-    for bound in result.bounds:
-        head.append(f"bound {bound.label}: {bound.describe()}")
-    for rate in result.rates:
-        head.append(f"rate {rate.label}: {rate.describe()}")
+    from checks.statements import bound_statements
+    for st, bound in zip(list(result.bounds) + list(result.rates),
+                         bound_statements(result, roles_of(result))):
+        head.append(f"{'rate' if st.statement_type == 'rate' else 'bound'} {st.label}: "
+                    f"{st.describe()}")
+        head += _in_force_lines(bound.hypotheses)
+    if result.standing:
+        head.append(f"standing assumptions ({len(result.standing)}; in force where they "
+                    "reach a row's quantities):")
+        head += [_hypothesis_line(h) for h in result.standing]
     if result.note:
         head.append(f"note: {result.note}")
     console.print(Panel("\n".join(head), expand=False))
@@ -787,7 +817,10 @@ REFERENCE = (
         ("Bound", "a typed privacy claim: RDP of order `order`, or (expr, delta)-DP "
                   "with profile=True"),
         ("Rate", "a typed utility claim metric <= expr, checked by simulation"),
-        ("Paper", "the paper: key, title, symbol table, roles, normalise (Delta = 1 w.l.o.g.)"),
+        ("Paper", "the paper: key, title, symbol table, roles, normalise (Delta = 1 w.l.o.g.), "
+                  "standing assumptions"),
+        ("Standing", "standing assumptions / definitions binding every later result "
+                     "(Paper(standing=[...]))"),
         ("asm", "a hypothesis: a relation, a problem class, an ImplicitBound, or a string"),
         ("Reading", "another reading of an ambiguous line (Step(readings=[...]))"),
         ("ImplicitBound", "var <= sup{v > lower: conditions hold}, for asm()"),

@@ -12,7 +12,8 @@
 A result's verdict is its weakest step's (REFUTED < UNCHECKED < SUPPORTED < CITED <
 PROVED; DEFINED is neutral).  The statement verdict is separate: VIOLATED (a witness
 scenario where exact/simulated truth exceeds the bound), HOLDS-ON-SCENARIOS (with the
-tightest ratio truth/bound), or NOT-TESTED.
+tightest ratio truth/bound), VACUOUS (the hypotheses in force contradict each other: the
+unsat core), or NOT-TESTED.
 """
 from __future__ import annotations
 
@@ -40,6 +41,8 @@ _STRENGTH = {Verdict.REFUTED: 0, Verdict.UNCHECKED: 1, Verdict.SUPPORTED: 2,
 
 class StatementVerdict(str, enum.Enum):
     VIOLATED = "VIOLATED"
+    #: the hypotheses in force contradict each other (an unsat core proves it): a finding
+    VACUOUS = "VACUOUS"
     HOLDS_ON_SCENARIOS = "HOLDS-ON-SCENARIOS"
     NOT_TESTED = "NOT-TESTED"
 
