@@ -70,7 +70,8 @@ from checks.plugins import get_step_oracle
 from checks.verdict import (ResultReport, StatementReport, StatementVerdict, StepReport,
                             Verdict)
 from theory.model import (CaseSplit, Chain, Located, Rel, Result, Step, StepKind, Tag,
-                          in_force, repeated_labels, step_id, walk_steps)
+                          in_force, repeated_labels, row_origins, step_id, walk_steps,
+                          with_standing)
 
 
 @dataclass
@@ -587,7 +588,6 @@ def _implied_for(result: Result, hyps, exprs, roles) -> tuple:
     ``hyps`` (:func:`theory.model.with_standing`), and the relations the typed classes and
     roles imply among them (issue 18), for a structural row (link, conclusion, case
     cover)."""
-    from theory.model import with_standing
     hyps = tuple(hyps)
     present = set()
     for e in exprs:
@@ -862,6 +862,11 @@ def check_result(result: Result, *, budget: int = DEFAULT_BUDGET, seed: int = DE
             if progress is not None:
                 progress(pc.id)
     rep.steps = [done[pc.id] for pc in planned if done[pc.id] is not None]
+    # what each row is: a printed line, a derived check, a row of a pinned variant
+    origins = row_origins(result)
+    for s in rep.steps:
+        s.origin = origins.get(s.id, "variant" if result.variant_of else "derived")
+    rep.variant_of = result.variant_of
     from checks.verdict import first_broken
     rep.first_broken = first_broken(rep.steps, [pc.id for pc in planned if pc.part is not None])
     rep.seconds = time.perf_counter() - t0
@@ -921,6 +926,12 @@ def _statement_part(result: Result, pc: PlannedCheck, rows: list[StepReport], ou
             why = (f"not carried by the proof: {len(unsettled)} of {len(own)} rows"
                    f"{' it rests on' if apart else ''} are not "
                    f"PROVED/CITED (first: {first.id.split('/', 1)[-1]} {first.verdict.value})")
+    if out is not None and out.vacuous:
+        # the hypotheses in force contradict each other: nothing can hold or fail there —
+        # a finding (the unsat core), never PROVED
+        return StepReport(loc.id, st.eq, kind, Verdict.UNCHECKED, "statement",
+                          detail=f"the typed statement {st.label!r} is VACUOUS: {out.detail}",
+                          seconds=time.perf_counter() - t0)
     if out is not None and out.tested:
         if out.violated:
             cx = {k: str(v) for k, v in (out.witness or {}).items()}
@@ -946,7 +957,8 @@ def _statement_part(result: Result, pc: PlannedCheck, rows: list[StepReport], ou
 def typed_outcomes(result: Result, outcomes: dict) -> list[dict]:
     """Per typed statement of ``result`` (bounds, then rates): what the comparison with
     the truth gave — ``outcome`` "held" (on ``scenarios`` scenarios, largest
-    truth/bound ``ratio``), "violated" (``ratio``) or "not tested" (``why``)."""
+    truth/bound ``ratio``), "violated" (``ratio``), "vacuous" (the hypotheses in force
+    contradict each other) or "not tested" (``why``)."""
     out = []
     for kind, st in ([("bound", b) for b in result.bounds]
                      + [("rate", r) for r in result.rates]):
@@ -964,7 +976,7 @@ def typed_outcomes(result: Result, outcomes: dict) -> list[dict]:
                     break
             why = text.split(" | ", 1)[0]
         out.append({"label": st.label, "kind": kind,
-                    "outcome": ("not tested" if not o.tested else
+                    "outcome": ("vacuous" if o.vacuous else "not tested" if not o.tested else
                                 "violated" if o.violated else "held"),
                     "scenarios": o.samples, "ratio": o.ratio, "why": why})
     return out

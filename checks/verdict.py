@@ -80,6 +80,10 @@ class StepReport:
     #: the alternative readings of an ambiguous rendering, each checked: dicts with
     #: name, claim, why, verdict, method, counterexample, detail
     readings: list[dict] | None = None
+    #: what the row is (:data:`theory.model.ORIGINS`): a line the paper prints
+    #: ("printed", with its ``eq``), a check the encoder derived ("derived"), or a row of a
+    #: pinned variant ("variant"); set by the engine (:func:`theory.model.row_origins`)
+    origin: str = "printed"
 
     @property
     def depends_on_reading(self) -> bool:
@@ -148,6 +152,9 @@ class ResultReport:
     #: ratio and why (not tested) — what the default view shows beside the rows'
     #: verdict; the JSON has the same in ``statement_detail``
     typed: list = field(default_factory=list)
+    #: the printed result a pinned variant (``…+c11``, ``…+fix``) varies, else None: its
+    #: findings are the variant's, never the printed result's
+    variant_of: str | None = None
 
     @property
     def verdict(self) -> Verdict:
@@ -156,7 +163,8 @@ class ResultReport:
     def to_json(self) -> dict:
         return {
             "id": self.id, "paper": self.paper, "kind": self.kind, "number": self.number,
-            "title": self.title, "verdict": self.verdict.value,
+            "title": self.title, "variant_of": self.variant_of,
+            "verdict": self.verdict.value,
             "statement_verdict": self.statement.verdict.value,
             "statement_detail": self.statement.detail,
             "statement_witness": self.statement.witness,
@@ -164,6 +172,45 @@ class ResultReport:
             "first_broken_line": self.first_broken,
             "steps": [s.to_json() for s in self.steps],
         }
+
+
+#: where a finding goes (:func:`findings`): the paper's printed lines and results, the
+#: encoder's derived checks, the pinned variants
+FINDING_GROUPS = ("printed", "derived", "variants")
+
+
+def finding_group(report: "ResultReport", step: StepReport | None = None) -> str:
+    """The group (:data:`FINDING_GROUPS`) of a finding: a row by its origin, a typed
+    statement by its result (a printed result's statement is the paper's claim)."""
+    if report.variant_of or (step is not None and step.origin == "variant"):
+        return "variants"
+    if step is None or step.origin == "printed":
+        return "printed"
+    return "derived"
+
+
+def findings(reports) -> dict[str, list[dict]]:
+    """Every REFUTED row and VIOLATED or VACUOUS typed statement, apart by what it is
+    (:data:`FINDING_GROUPS`): ``printed`` — a line the paper prints (with its equation) or
+    a printed result's typed statement; ``derived`` — a check the encoder derived;
+    ``variants`` — a pinned variant's row or statement (the variant's claim, never the
+    printed result being false).  Each: id, what ("row" or "statement"), verdict, eq
+    (rows), variant_of (variants)."""
+    out: dict[str, list[dict]] = {g: [] for g in FINDING_GROUPS}
+    for r in reports:
+        for s in r.steps:
+            if s.verdict is Verdict.REFUTED:
+                item = {"id": s.id, "what": "row", "verdict": s.verdict.value, "eq": s.eq}
+                if r.variant_of:
+                    item["variant_of"] = r.variant_of
+                out[finding_group(r, s)].append(item)
+        sv = r.statement.verdict
+        if sv in (StatementVerdict.VIOLATED, StatementVerdict.VACUOUS):
+            item = {"id": r.id, "what": "statement", "verdict": sv.value}
+            if r.variant_of:
+                item["variant_of"] = r.variant_of
+            out[finding_group(r)].append(item)
+    return out
 
 
 #: the orders of an adjacent pair a witness may name (``fails_in`` or ``order``)

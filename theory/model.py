@@ -364,8 +364,8 @@ class Step:
     #: what the row is (:data:`ORIGINS`): ``"printed"`` — a line the paper prints (with its
     #: equation, ``eq``, where numbered) — or ``"derived"`` — a check the encoder derived
     #: ("the printed η is the stationary point", "the last term of (5) covers the U^c
-    #: branch").  None: printed when ``eq`` is set or the step is a line of a display with
-    #: a numbered line, or a statement part; derived otherwise (:func:`row_origins`)
+    #: branch").  None: printed when ``eq`` is set, for a line of a chain (a printed
+    #: display) and a statement part; derived otherwise (:func:`row_origins`)
     origin: str | None = field(default=None, metadata={"quiet": True})
 
     def __post_init__(self):
@@ -1275,8 +1275,9 @@ def row_origins(result: Result) -> dict[str, str]:
 
     * every row of a pinned variant (``variant_of`` set): ``"variant"``;
     * a step: its ``origin``; unset, ``"printed"`` for a statement part, a step with an
-      equation number and a line of a chain with a numbered line (a printed display),
-      ``"derived"`` otherwise;
+      equation number and a line of a chain (a chain is a printed display), ``"derived"``
+      for any other step (a check the encoder adds: mark a printed unnumbered line
+      ``origin="printed"``);
     * a chain's links and conclusion: ``"printed"`` when the chain is (one of its steps
       is printed) — a gap in a printed display is a finding about the printed proof;
     * a case cover and the units row: ``"derived"`` (checks the encoder's case analysis and
@@ -1300,8 +1301,7 @@ def row_origins(result: Result) -> dict[str, str]:
             if isinstance(item, Step):
                 out[step_id(result.id, path, item.label)] = of(item)
             elif isinstance(item, Chain):
-                numbered = any(s.eq for s in item.steps)
-                kinds = [of(s, numbered and s.origin is None) for s in item.steps]
+                kinds = [of(s, True) for s in item.steps]
                 for s, k in zip(item.steps, kinds):
                     out[step_id(result.id, path, s.label, item.label, repeated)] = k
                 structural = ("variant" if variant else

@@ -25,6 +25,7 @@ from checks.statements.outcome import Outcome
 from checks.statements.paths import parameter_paths, provider_paths, simple
 from checks.statements.space import realise, seeded
 from checks.truth.base import SearchPlan, evaluate_mp
+from theory.model import Tag
 
 #: a truth whose error exceeds this share of its value is not used on an O-form path
 UNRESOLVED = 0.25
@@ -133,7 +134,6 @@ def _barred(cut) -> str:
     """The paths that a standing assumption stops at their first step (a regime the
     hypotheses in force exclude: n → ∞ where a printed η falls below 1/T), said — never a
     silently empty path."""
-    from theory.model import Tag
     out = []
     for name, h in cut:
         if h is not None and h.tag is Tag.STANDING:
