@@ -926,7 +926,7 @@ def _statement_part(result: Result, pc: PlannedCheck, rows: list[StepReport], ou
             why = (f"not carried by the proof: {len(unsettled)} of {len(own)} rows"
                    f"{' it rests on' if apart else ''} are not "
                    f"PROVED/CITED (first: {first.id.split('/', 1)[-1]} {first.verdict.value})")
-    if out is not None and out.vacuous:
+    if out is not None and getattr(out, "vacuous", False):
         # the hypotheses in force contradict each other: nothing can hold or fail there —
         # a finding (the unsat core), never PROVED
         return StepReport(loc.id, st.eq, kind, Verdict.UNCHECKED, "statement",
@@ -976,7 +976,8 @@ def typed_outcomes(result: Result, outcomes: dict) -> list[dict]:
                     break
             why = text.split(" | ", 1)[0]
         out.append({"label": st.label, "kind": kind,
-                    "outcome": ("vacuous" if o.vacuous else "not tested" if not o.tested else
+                    "outcome": ("vacuous" if getattr(o, "vacuous", False) else
+                                "not tested" if not o.tested else
                                 "violated" if o.violated else "held"),
                     "scenarios": o.samples, "ratio": o.ratio, "why": why})
     return out
