@@ -29,6 +29,7 @@ from collections import Counter
 from pathlib import Path
 
 from checks import __version__
+from checks.verdict import FINDING_GROUPS, finding_group, findings
 
 EXIT_OK, EXIT_STRICT, EXIT_USAGE = 0, 1, 2
 
@@ -161,6 +162,9 @@ def report_json(reports, *, seed: int, budget: int) -> dict:
             {"id": s.id, "printed": s.verdict.value,
              "readings": {rd["name"]: rd["verdict"] for rd in s.readings or ()}}
             for r in reports for s in r.steps if s.depends_on_reading],
+        # every REFUTED row and VIOLATED/VACUOUS statement, apart: the paper's printed lines
+        # and results, the encoder's derived checks, the pinned variants (their own claims)
+        "findings": findings(reports),
     } | _repair_summary(reports)
 
 
@@ -173,7 +177,8 @@ def _repair_summary(reports) -> dict:
 
 VERDICT_STYLE = {"PROVED": "green", "REFUTED": "bold red", "SUPPORTED": "yellow",
                  "CITED": "cyan", "UNCHECKED": "magenta", "DEFINED": "dim",
-                 "VIOLATED": "bold red", "HOLDS-ON-SCENARIOS": "green", "NOT-TESTED": "dim"}
+                 "VIOLATED": "bold red", "VACUOUS": "bold red", "HOLDS-ON-SCENARIOS": "green",
+                 "NOT-TESTED": "dim"}
 
 
 def render_table(reports, console) -> None:
@@ -186,7 +191,7 @@ def render_table(reports, console) -> None:
     for paper, rs in by_paper.items():
         table = Table(title=f"[bold]{paper}", title_justify="left", expand=False,
                       show_lines=False)
-        for col in ("step", "eq", "kind", "verdict", "method", "witness / slack"):
+        for col in ("step", "eq", "kind", "from", "verdict", "method", "witness / slack"):
             table.add_column(col, overflow="fold")
         for r in rs:
             verdict = r.verdict.value
@@ -194,13 +199,15 @@ def render_table(reports, console) -> None:
                          style=VERDICT_STYLE.get(r.statement.verdict.value, ""))
             if getattr(r, "typed", None):      # what each typed statement gave
                 typed.append(" — ").append(_typed(r))
-            table.add_row(Text(f"{r.id}  {r.title}", style="bold"), "", r.kind,
+            title = f"{r.id}  {r.title}" + (f"  (variant of {r.variant_of})"
+                                            if getattr(r, "variant_of", None) else "")
+            table.add_row(Text(title, style="bold"), "", r.kind, "",
                           Text(verdict, style=VERDICT_STYLE.get(verdict, "")),
                           "statement:", typed)
             for s in r.steps:
                 short = s.id[len(r.id) + 1:] if s.id.startswith(r.id + "/") else s.id
                 v = s.verdict.value
-                table.add_row("  " + short, s.eq or "", s.kind,
+                table.add_row("  " + short, s.eq or "", s.kind, s.origin,
                               Text(v, style=VERDICT_STYLE.get(v, "")), s.method,
                               (_repair_prefix(s.repair) + s.evidence())[:160])
         console.print(table)
@@ -254,6 +261,9 @@ def _typed(r) -> Text:
             n = t.get("scenarios") or 0
             out.append(f"{t['label']} held" + (f" on {n} scenario" + "s" * (n != 1)
                                                if n else ""), style="green")
+        elif t["outcome"] == "vacuous":
+            out.append(f"{t['label']} VACUOUS (its hypotheses contradict each other)",
+                       style="bold red")
         elif t["outcome"] == "violated":
             ratio = t.get("ratio")
             out.append(f"{t['label']} VIOLATED" + (f" (truth/bound {ratio:.3g})"
@@ -263,6 +273,16 @@ def _typed(r) -> Text:
             out.append(f"{t['label']} never tested" + (f": {t['why']}" if t.get("why")
                                                         else ""), style="magenta")
     return out
+
+
+def _mark(group: str, report, eq) -> str:
+    """How a finding's line says what it is: a printed line (its equation), a derived
+    check, a pinned variant's row (of which result)."""
+    if group == "variants":
+        return f"variant of {report.variant_of} · " if report.variant_of else "variant · "
+    if group == "derived":
+        return "derived · "
+    return f"printed ({eq}) · " if eq else "printed · "
 
 
 def render_summary(reports, console, *, seed: int, budget: int) -> None:
@@ -288,7 +308,8 @@ def render_summary(reports, console, *, seed: int, budget: int) -> None:
     shown_header = False        # the column names once (the view must stay short)
     for paper, rs in by_paper.items():
         table = Table(box=None, pad_edge=False, show_edge=False, header_style="bold")
-        wide = max((len(r.id.split(":", 1)[1]) for r in rs), default=0) + 2
+        wide = max((len(r.id.split(":", 1)[1]) + 10 * bool(getattr(r, "variant_of", None))
+                    for r in rs), default=0) + 2
         for col, lo, hi in (("  result", wide, None), ("verdict", 9, None),
                             ("typed statements", 16, 48), ("rows", 4, None),
                             ("worst row", 9, None)):
@@ -305,7 +326,9 @@ def render_summary(reports, console, *, seed: int, budget: int) -> None:
                 if typed:
                     held.append(r)
                 continue
-            table.add_row("  " + r.id.split(":", 1)[1], Text(v, style=VERDICT_STYLE.get(v, "")),
+            name = r.id.split(":", 1)[1] + (" (variant)" if getattr(r, "variant_of", None)
+                                             else "")
+            table.add_row("  " + name, Text(v, style=VERDICT_STYLE.get(v, "")),
                           _typed(r), _counts(r), _worst(r))
         title = Text.assemble((paper, "bold"), f": {len(rs)} result" + "s" * (len(rs) != 1))
         if settled:
@@ -328,26 +351,37 @@ def render_summary(reports, console, *, seed: int, budget: int) -> None:
             table.show_header = not shown_header
             shown_header = True
             console.print(table)
-    bad = []
+    # every REFUTED row and VIOLATED/VACUOUS statement, apart by what it is: the paper's
+    # printed lines and results, then the encoder's derived checks, then the pinned variants
+    # (their own claims) — one heading, each line marked (the view must stay short)
+    bad: dict[str, list[str]] = {g: [] for g in FINDING_GROUPS}
     for r in reports:
         parts_refuted = set()
         for s in r.steps:
             if s.verdict.value == "REFUTED" and not s.depends_on_reading:
-                bad.append(f"  {s.id}  [{s.method}]  {_repair_prefix(s.repair)}"
-                           f"{s.evidence()}")
+                g = finding_group(r, s)
+                bad[g].append(f"  {s.id}  [{_mark(g, r, s.eq)}{s.method}]  "
+                              f"{_repair_prefix(s.repair)}{s.evidence()}")
             if s.verdict.value == "REFUTED" and s.method == "statement":
                 parts_refuted.add(s.id)
         st = r.statement
-        if st.verdict.value == "VIOLATED" and not parts_refuted:
+        if st.verdict.value in ("VIOLATED", "VACUOUS") and not parts_refuted:
+            g = finding_group(r)
             w = _repair_prefix(r.statement_repair) + ", ".join(
                 f"{k}={v}" for k, v in (st.witness or {}).items())
-            bad.append(f"  {r.id}  [statement VIOLATED, ratio {st.ratio:.3g}]  {w}"
-                       if st.ratio is not None else f"  {r.id}  [statement VIOLATED]  {w}")
-    if bad:
-        console.print(f"[bold]refuted rows and violated statements ({len(bad)}):[/]")
-        for line in bad:
-            console.print(line, no_wrap=True, overflow="ellipsis", markup=False,
-                          highlight=False)
+            what = (f"statement {st.verdict.value}, ratio {st.ratio:.3g}"
+                    if st.ratio is not None else f"statement {st.verdict.value}")
+            bad[g].append(f"  {r.id}  [{_mark(g, r, None)}{what}]  {w}")
+    total = sum(len(v) for v in bad.values())
+    if total:
+        console.print(f"[bold]findings ({total}):[/] {len(bad['printed'])} on the paper's "
+                      f"printed lines and results, {len(bad['derived'])} of derived checks, "
+                      f"{len(bad['variants'])} of pinned variants (each its own claim, never "
+                      "the printed result being false)", no_wrap=True, overflow="ellipsis")
+        for group in FINDING_GROUPS:
+            for line in bad[group]:
+                console.print(line, no_wrap=True, overflow="ellipsis", markup=False,
+                              highlight=False)
     reading = [s for r in reports for s in r.steps if s.depends_on_reading]
     if reading:
         groups: dict[str, list[str]] = {}
@@ -479,6 +513,26 @@ def _hypothesis_line(h) -> str:
     return f"  • {_pretty(h.expr) if h.expr is not None else h.name}" + cite
 
 
+#: how ``show`` names where a hypothesis in force comes from (its tag)
+_TAG_TEXT = {"printed": "", "standing": "standing", "class": "implied by a class",
+             "role": "implied"}
+
+
+def _in_force_lines(hyps) -> list[str]:
+    """The hypotheses in force at a typed statement, as ``show`` lists them under it: each
+    with its citation and, for a standing or implied one, where it comes from."""
+    import sympy as sp
+    shown = [h for h in hyps if h.expr is None or h.expr is not sp.true]
+    if not shown:
+        return ["  in force: (nothing beyond the symbols' own assumptions)"]
+    out = ["  in force (every scenario of the check satisfies these):"]
+    for h in shown:
+        tag = _TAG_TEXT.get(h.tag.value, "")
+        line = "  " + _hypothesis_line(h)
+        out.append(line + (f" — {tag}" if tag else ""))
+    return out
+
+
 def _unknown(name: str, candidates, what: str) -> str:
     """One line: ``name`` is not among ``candidates`` (``what`` they are), with the
     closest of them."""
@@ -585,10 +639,16 @@ def cmd_show(args) -> int:
         head.append("statement:")
         head += [f"  {s.label}: {_pretty(s.lhs)} {s.rel.value} {_pretty(s.rhs)}"
                  for s in result.statement]
-    for bound in result.bounds:
-        head.append(f"bound {bound.label}: {bound.describe()}")
-    for rate in result.rates:
-        head.append(f"rate {rate.label}: {rate.describe()}")
+    from checks.statements import bound_statements
+    for st, bound in zip(list(result.bounds) + list(result.rates),
+                         bound_statements(result, roles_of(result))):
+        head.append(f"{'rate' if st.statement_type == 'rate' else 'bound'} {st.label}: "
+                    f"{st.describe()}")
+        head += _in_force_lines(bound.hypotheses)
+    if result.standing:
+        head.append(f"standing assumptions ({len(result.standing)}; in force where they "
+                    "reach a row's quantities):")
+        head += [_hypothesis_line(h) for h in result.standing]
     if result.note:
         head.append(f"note: {result.note}")
     console.print(Panel("\n".join(head), expand=False))
@@ -850,7 +910,10 @@ REFERENCE = (
         ("Bound", "a typed privacy claim: RDP of order `order`, or (expr, delta)-DP "
                   "with profile=True"),
         ("Rate", "a typed utility claim metric <= expr, checked by simulation"),
-        ("Paper", "the paper: key, title, symbol table, roles, normalise (Delta = 1 w.l.o.g.)"),
+        ("Paper", "the paper: key, title, symbol table, roles, normalise (Delta = 1 w.l.o.g.), "
+                  "standing assumptions"),
+        ("Standing", "standing assumptions / definitions binding every later result "
+                     "(Paper(standing=[...]))"),
         ("asm", "a hypothesis: a relation, a problem class, an ImplicitBound, or a string"),
         ("Reading", "another reading of an ambiguous line (Step(readings=[...]))"),
         ("ImplicitBound", "var <= sup{v > lower: conditions hold}, for asm()"),

@@ -78,7 +78,8 @@ from checks.plugins import get_step_oracle
 from checks.verdict import (ResultReport, StatementReport, StatementVerdict, StepReport,
                             Verdict)
 from theory.model import (CaseSplit, Chain, Located, Rel, Result, Step, StepKind, Tag,
-                          in_force, repeated_labels, step_id, walk_steps)
+                          in_force, repeated_labels, row_origins, step_id, walk_steps,
+                          with_standing)
 
 
 @dataclass
@@ -243,12 +244,29 @@ def check_step(loc: Located, opts: Options | None = None, *, definition: bool = 
     """The verdict on one located step (see module docstring); with ``roles`` (the
     paper's), a witness over role quantities must be realised by an instance
     (:func:`realised`), and every alternative reading of the step is checked too."""
-    rep = _check_step(loc, opts, definition=definition, roles=roles)
+    rep = _with_standing(loc, lambda lc: _check_step(lc, opts, definition=definition,
+                                                     roles=roles))
     if loc.step.readings and not definition and (
             loc.step.kind in (StepKind.ALGEBRA, StepKind.SCALAR) or loc.step.oracle):
         rep.readings = [_check_reading(loc, rd, opts or Options(), roles)
                         for rd in loc.step.readings]
     return rep
+
+
+def _with_standing(loc: Located, check) -> StepReport:
+    """``check(loc)``, where standing hypotheses are in force at the step
+    (:attr:`theory.model.Tag.STANDING`): first without them — a row that holds without them
+    holds with them (PROVED is kept, so a standing assumption the row does not need never
+    costs it its proof) — then, for any other verdict, with every hypothesis in force:
+    a witness must satisfy the standing assumptions, and a row may need them."""
+    if not any(h.tag is Tag.STANDING for h in loc.hypotheses):
+        return check(loc)
+    bare = Located(loc.id, loc.step, tuple(h for h in loc.hypotheses
+                                           if h.tag is not Tag.STANDING), loc.case_path)
+    rep = check(bare)
+    if rep.verdict is Verdict.PROVED:
+        return rep
+    return check(loc)
 
 
 def _check_reading(loc: Located, rd, opts: Options, roles) -> dict:
@@ -257,7 +275,8 @@ def _check_reading(loc: Located, rd, opts: Options, roles) -> dict:
     args.update(dict(rd.oracle_args))
     alt = replace(loc.step, lhs=rd.lhs, rel=rd.rel, rhs=rd.rhs, readings=(),
                   oracle_args=tuple(sorted(args.items())))
-    r = _check_step(Located(loc.id, alt, loc.hypotheses, loc.case_path), opts, roles=roles)
+    r = _with_standing(Located(loc.id, alt, loc.hypotheses, loc.case_path),
+                       lambda lc: _check_step(lc, opts, roles=roles))
     return {"name": rd.name, "claim": str(rd), "why": rd.why, "verdict": r.verdict.value,
             "method": r.method, "counterexample": r.counterexample, "detail": r.detail,
             "instance": r.instance}
@@ -584,28 +603,33 @@ def _units_table(result: Result):
 
 
 def _implied_for(result: Result, hyps, exprs, roles) -> tuple:
-    """The relations the typed classes and roles imply among the symbols of ``exprs`` and
-    ``hyps`` (issue 18), for a structural row (link, conclusion, case cover)."""
-    if roles is None and not result.bounds:
-        return ()
-    from theory.classes import implied_hypotheses
+    """The standing hypotheses of the result that reach the symbols of ``exprs`` and
+    ``hyps`` (:func:`theory.model.with_standing`), and the relations the typed classes and
+    roles imply among them (issue 18), for a structural row (link, conclusion, case
+    cover)."""
     hyps = tuple(hyps)
     present = set()
     for e in exprs:
         present |= getattr(e, "free_symbols", set())
+    standing = with_standing(result, hyps, present)[len(hyps):]
+    if roles is None and not result.bounds:
+        return standing
+    from theory.classes import implied_hypotheses
+    hyps = hyps + standing
     for h in hyps:
         if h.expr is not None:
             present |= h.expr.free_symbols
     orders = tuple(b.order for b in result.bounds if b.order is not None)
-    return tuple(implied_hypotheses(hyps, roles, present, orders=orders))
+    return standing + tuple(implied_hypotheses(hyps, roles, present, orders=orders))
 
 
 def _realisable(check, hyps, implied) -> StepReport:
     """A structural row checked under the printed hypotheses; a REFUTED with a witness is
-    re-judged with the class-implied relations in force, so a witness that no instance of
-    the classes realises (gap > (L/2)·dist², α ≤ 1 for an order, ...) is never reported.
-    The implied relations are consequences of the hypotheses, so the re-judged verdict is
-    the row's verdict."""
+    re-judged with the standing hypotheses and the class-implied relations in force, so a
+    witness that breaks a standing assumption or that no instance of the classes realises
+    (gap > (L/2)·dist², α ≤ 1 for an order, ...) is never reported.  Both are hypotheses in
+    force (what holds without them holds with them), so the re-judged verdict is the
+    row's verdict."""
     rep = check(tuple(hyps))
     if implied and rep.verdict is Verdict.REFUTED and rep.counterexample:
         return check(tuple(hyps) + tuple(implied))
@@ -857,6 +881,11 @@ def check_result(result: Result, *, budget: int = DEFAULT_BUDGET, seed: int = DE
             if progress is not None:
                 progress(pc.id)
     rep.steps = [done[pc.id] for pc in planned if done[pc.id] is not None]
+    # what each row is: a printed line, a derived check, a row of a pinned variant
+    origins = row_origins(result)
+    for s in rep.steps:
+        s.origin = origins.get(s.id, "variant" if result.variant_of else "derived")
+    rep.variant_of = result.variant_of
     from checks.verdict import first_broken
     rep.first_broken = first_broken(rep.steps, [pc.id for pc in planned if pc.part is not None])
     rep.seconds = time.perf_counter() - t0
@@ -922,6 +951,12 @@ def _statement_part(result: Result, pc: PlannedCheck, rows: list[StepReport], ou
             why = (f"not carried by the proof: {len(unsettled)} of {len(own)} rows"
                    f"{' it rests on' if apart else ''} are not "
                    f"PROVED/CITED (first: {first.id.split('/', 1)[-1]} {first.verdict.value})")
+    if out is not None and getattr(out, "vacuous", False):
+        # the hypotheses in force contradict each other: nothing can hold or fail there —
+        # a finding (the unsat core), never PROVED
+        return StepReport(loc.id, st.eq, kind, Verdict.UNCHECKED, "statement",
+                          detail=f"the typed statement {st.label!r} is VACUOUS: {out.detail}",
+                          seconds=time.perf_counter() - t0)
     if out is not None and out.tested:
         if out.violated:
             cx = {k: str(v) for k, v in (out.witness or {}).items()}
@@ -947,7 +982,8 @@ def _statement_part(result: Result, pc: PlannedCheck, rows: list[StepReport], ou
 def typed_outcomes(result: Result, outcomes: dict) -> list[dict]:
     """Per typed statement of ``result`` (bounds, then rates): what the comparison with
     the truth gave — ``outcome`` "held" (on ``scenarios`` scenarios, largest
-    truth/bound ``ratio``), "violated" (``ratio``) or "not tested" (``why``)."""
+    truth/bound ``ratio``), "violated" (``ratio``), "vacuous" (the hypotheses in force
+    contradict each other) or "not tested" (``why``)."""
     out = []
     for kind, st in ([("bound", b) for b in result.bounds]
                      + [("rate", r) for r in result.rates]):
@@ -965,7 +1001,8 @@ def typed_outcomes(result: Result, outcomes: dict) -> list[dict]:
                     break
             why = text.split(" | ", 1)[0]
         out.append({"label": st.label, "kind": kind,
-                    "outcome": ("not tested" if not o.tested else
+                    "outcome": ("vacuous" if getattr(o, "vacuous", False) else
+                                "not tested" if not o.tested else
                                 "violated" if o.violated else "held"),
                     "scenarios": o.samples, "ratio": o.ratio, "why": why})
     return out
@@ -978,16 +1015,18 @@ def _statements(result: Result, opts: Options):
         return StatementReport(), {}
     disk = opts.disk
     k = None
-    if disk is not None:
+    roles = roles_of(result)
+    if disk is not None:    # keyed by the statements with every hypothesis in force
         k = _cache.key("statements", result.id + "\n" + _cache.fingerprint(
-            (result.bounds, result.rates)), budget=opts.budget, seed=opts.seed)
+            statements.bound_statements(result, roles)), budget=opts.budget, seed=opts.seed)
         hit = disk.get(k)
         if hit is not None:
             rep = StatementReport(StatementVerdict(hit["verdict"]), hit["detail"],
                                   hit["witness"], hit["ratio"])
             return rep, {lbl: statements.Outcome(**o) for lbl, o in hit["outcomes"].items()}
     try:
-        rep, outs = statements.check_result_statements(result, budget=opts.budget, seed=opts.seed)
+        rep, outs = statements.check_result_statements(result, budget=opts.budget, seed=opts.seed,
+                                                       roles=roles)
     except Exception as exc:  # noqa: BLE001 - a provider bug: say so, never crash the run
         return StatementReport(StatementVerdict.NOT_TESTED,
                                detail=f"statement check failed: {type(exc).__name__}: "

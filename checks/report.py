@@ -25,7 +25,7 @@ VERDICT_ORDER = ["PROVED", "CITED", "SUPPORTED", "UNCHECKED", "REFUTED", "DEFINE
 VERDICT_CAPTION = "Verdicts per step, by paper"
 VERDICT_COLOUR = {"PROVED": "#2e7d32", "CITED": "#00838f", "SUPPORTED": "#f9a825",
                   "UNCHECKED": "#8e24aa", "REFUTED": "#c62828", "DEFINED": "#9e9e9e",
-                  "VIOLATED": "#c62828", "HOLDS-ON-SCENARIOS": "#2e7d32",
+                  "VIOLATED": "#c62828", "VACUOUS": "#c62828", "HOLDS-ON-SCENARIOS": "#2e7d32",
                   "NOT-TESTED": "#9e9e9e"}
 #: plot colours, distinct from the badge colours so a test can tell the plot rendered
 PLOT_COLOUR = {"PROVED": "#1b9e77", "CITED": "#7570b3", "SUPPORTED": "#e6ab02",
@@ -195,6 +195,34 @@ def _derivations_text(papers=None) -> list[tuple[str, str]]:
     return out
 
 
+#: the findings' groups as the report heads them (:data:`checks.verdict.FINDING_GROUPS`)
+FINDING_HEADS = {
+    "printed": "On the paper's printed lines and results",
+    "derived": "Of derived checks (the encoder's, not printed lines)",
+    "variants": "Of pinned variants (each its own claim, never the printed result being "
+                "false)",
+}
+
+
+def _finding_text(f: dict) -> str:
+    what = "statement " + f["verdict"] if f["what"] == "statement" else f["verdict"]
+    eq = f" ({f['eq']})" if f.get("eq") else ""
+    of = f" — variant of {f['variant_of']}" if f.get("variant_of") else ""
+    return f"{f['id']}{eq}: {what}{of}"
+
+
+def _findings_markdown(reports) -> list[str]:
+    """The findings, apart by what they are (:func:`checks.verdict.findings`)."""
+    from checks.verdict import FINDING_GROUPS, findings
+    got = findings(reports)
+    lines = ["## Findings", ""]
+    for g in FINDING_GROUPS:
+        lines += [f"### {FINDING_HEADS[g]} ({len(got[g])})", ""]
+        lines += [f"- {_finding_text(f)}" for f in got[g]] or ["none"]
+        lines.append("")
+    return lines
+
+
 # ----------------------------------------------------------------------------- findings
 def _printed(find) -> str:
     """The printed line of a finding (a row's ``lhs REL rhs``, a statement's claim)."""
@@ -284,6 +312,7 @@ def render_markdown(reports, *, seed: int, budget: int,
     lines.append("")
     for name, fname in (plots or {}).items():
         lines += [f"**{name}**", "", f"![{name}]({fname})", ""]
+    lines += _findings_markdown(reports)
     lines += findings_markdown(reports)
     paper = None
     for rep in reports:
@@ -291,7 +320,11 @@ def render_markdown(reports, *, seed: int, budget: int,
         if rep.paper != paper:
             paper = rep.paper
             lines += [f"## {paper}", ""]
-        lines += [f"### {rep.id} — {rep.title}", "", f"*{result.where}*", "",
+        lines += [f"### {rep.id} — {rep.title}", "", f"*{result.where}*", ""]
+        if rep.variant_of:
+            lines += [f"*A pinned variant of {rep.variant_of}: its verdicts are the "
+                      "variant's claim, not the printed result's.*", ""]
+        lines += [
                   f"verdict **{rep.verdict.value}**; statement "
                   f"**{rep.statement.verdict.value}** {rep.statement.detail}".rstrip(), ""]
         for h in result.hypotheses:
@@ -305,10 +338,10 @@ def render_markdown(reports, *, seed: int, budget: int,
             lines.append(f"- rate {rate.label}: `{rate.describe()}`")
         lines.append("")
         if rep.steps:
-            lines += ["| step | eq | kind | verdict | method | witness / slack |",
-                      "|---|---|---|---|---|---|"]
+            lines += ["| step | eq | kind | from | verdict | method | witness / slack |",
+                      "|---|---|---|---|---|---|---|"]
             for s in rep.steps:
-                cells = [s.id, s.eq or "", s.kind, s.verdict.value, s.method,
+                cells = [s.id, s.eq or "", s.kind, s.origin, s.verdict.value, s.method,
                          s.evidence().replace("|", "\\|")]
                 lines.append("| " + " | ".join(cells) + " |")
             lines.append("")
@@ -352,6 +385,13 @@ def render_html(reports, *, seed: int, budget: int, plots_png: dict[str, bytes])
         parts.append(f"<tr><td>{e(paper)}</td><td>{sum(c.values())}</td>"
                      + "".join(f"<td>{c.get(v, 0)}</td>" for v in VERDICT_ORDER) + "</tr>")
     parts.append("</table>")
+    from checks.verdict import FINDING_GROUPS, findings
+    got = findings(reports)
+    parts.append("<h2>Findings</h2>")
+    for g in FINDING_GROUPS:
+        parts.append(f"<h3 id='findings-{g}'>{e(FINDING_HEADS[g])} ({len(got[g])})</h3>")
+        parts.append("<ul>" + "".join(f"<li>{e(_finding_text(f))}</li>" for f in got[g])
+                     + "</ul>" if got[g] else "<p>none</p>")
     for name, png in plots_png.items():
         b64 = base64.b64encode(png).decode("ascii")
         # the caption heads its own plot (above it), so no plot sits under another's
@@ -367,7 +407,10 @@ def render_html(reports, *, seed: int, budget: int, plots_png: dict[str, bytes])
             parts.append(f"<h2>{e(paper)}</h2>")
         parts.append(f"<div class='result' id='{e(rep.id)}'><h3>{e(rep.id)} — "
                      f"{e(rep.title)}</h3><p><i>{e(result.where)}</i></p>"
-                     f"<p>verdict {_badge(rep.verdict.value)} statement "
+                     + (f"<p><i>A pinned variant of {e(rep.variant_of)}: its verdicts are "
+                        "the variant's claim, not the printed result's.</i></p>"
+                        if rep.variant_of else "")
+                     + f"<p>verdict {_badge(rep.verdict.value)} statement "
                      f"{_badge(rep.statement.verdict.value)} {e(rep.statement.detail)}</p>")
         if rep.statement.witness:
             parts.append(f"<p>statement witness: <code>{e(str(rep.statement.witness))}"
@@ -385,10 +428,12 @@ def render_html(reports, *, seed: int, budget: int, plots_png: dict[str, bytes])
                          + _formula_html(sp.Symbol("epsilon"), "=", bnd.expr))
         if rep.steps:
             parts.append("<table class='steps'><tr><th>step</th><th>eq</th><th>kind</th>"
-                         "<th>verdict</th><th>method</th><th>witness / slack</th></tr>")
+                         "<th>from</th><th>verdict</th><th>method</th>"
+                         "<th>witness / slack</th></tr>")
             for s in rep.steps:
                 parts.append(f"<tr><td>{e(s.id)}</td><td>{e(s.eq or '')}</td>"
-                             f"<td>{e(s.kind)}</td><td>{_badge(s.verdict.value)}</td>"
+                             f"<td>{e(s.kind)}</td><td>{e(s.origin)}</td>"
+                             f"<td>{_badge(s.verdict.value)}</td>"
                              f"<td>{e(s.method)}</td><td>{e(s.evidence())}</td></tr>")
             parts.append("</table>")
         parts.append("</div>")
