@@ -22,15 +22,20 @@ The linear-programme pieces (grid, refinement, LP, exact helpers) are shared wit
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from fractions import Fraction
+from types import SimpleNamespace
 
 import mpmath
 import numpy as np
 import sympy as sp
 from scipy.optimize import linprog
 
+from checks import falsify
 from checks.claim import Claim, lambdify, make_claim
+from checks.statements import Space
+from theory.model import Tag, asm
 
 DPS = 50
 TOL = mpmath.mpf(10) ** -40
@@ -359,7 +364,6 @@ def law_claim(conclusion, hypotheses, rvs, atoms: int = ATOMS) -> LawClaim | Non
     moments it uses replaced by a law of ``atoms`` atoms (None when it uses none, or a
     moment constraint cannot be solved for a coordinate of the last atom).  Implied
     relations between moments (tag ``LAW``) are dropped: every law meets them."""
-    from theory.model import Tag
     conclusion = sp.sympify(conclusion)
     syms = set(conclusion.free_symbols)
     for h in hypotheses:
@@ -487,12 +491,8 @@ def search_laws(conclusion, hypotheses, rvs, *, budget: int = 2000, seed: int = 
     point of its smallest slack — with their parameters kept.  ``attempts``: independent
     restarts (new draws) while no law is certified.  None when the claim uses no declared
     moment."""
-    from types import SimpleNamespace
-
-    from checks import falsify
+    # lazy: the oracles package imports this module (the worst-case oracle's LP pieces)
     from checks.oracles.exists import edges
-    from checks.statements import Space
-    from theory.model import Tag, asm
     conclusion = sp.sympify(conclusion)
     syms = set(conclusion.free_symbols)
     for h in hypotheses:
@@ -836,7 +836,6 @@ def _too_extreme(w: dict, params) -> bool:
     """A value outside its symbol's own assumptions (an admissible point is checked against
     the relations only), or beyond 10^±9 (other than 0): the descent does not go there (a
     law found there rarely survives rationalising)."""
-    import math
     for p in params:
         x = w[p.name]
         if not math.isfinite(x) or (p.is_positive and x <= 0) or (
@@ -850,7 +849,6 @@ def _too_extreme(w: dict, params) -> bool:
 
 def _extremeness(pv) -> float:
     """How far the parameter values are from 1 in orders of magnitude (sum of |log₁₀|)."""
-    import math
     return sum(abs(math.log10(abs(float(x)))) for x in pv if x and math.isfinite(float(x)))
 
 
@@ -858,7 +856,6 @@ def _search_law_claim(conclusion, hypotheses, rvs, budget, seed):
     """Where the line or a hypothesis is not affine in the moments: the ordinary search
     on :func:`law_claim` (every point a law of ``ATOMS`` atoms, realisable by
     construction)."""
-    from checks import falsify
     lc = law_claim(conclusion, hypotheses, rvs)
     if lc is None:
         return None
@@ -875,10 +872,9 @@ def _search_law_claim(conclusion, hypotheses, rvs, budget, seed):
 def _short(x: float, integer: bool = False) -> str:
     """The simplest rational within a relative 1e-10 of ``x`` (the search keeps a margin
     of 1e-9 on every hypothesis), as an exact string."""
-    from checks.falsify import _rationalisations
     if integer:
         return str(int(round(x)))
-    for c in _rationalisations(x, False):
+    for c in falsify._rationalisations(x, False):
         if abs(float(c) - x) <= 1e-10 * abs(x):
             return str(c)
     return str(Fraction(x))
@@ -888,8 +884,6 @@ def _simpler(x: float, sym) -> list:
     """Simpler values than ``x`` to try in its place (integers and short decimals near its
     magnitude, then 1, 1/2, 2, 10, 1/10, 0), simplest first, within the symbol's own
     assumptions (integer, positive, non-negative)."""
-    from checks.falsify import _complexity
-    import math
     x = float(x)
     cands = [1.0, 2.0, 0.5, 10.0, 0.1, 0.0]
     if x != 0 and math.isfinite(x):
@@ -897,8 +891,8 @@ def _simpler(x: float, sym) -> list:
         cands += [math.copysign(mag, x), float(f"{x:.1g}"), float(f"{x:.2g}"),
                   float(round(x))]
     out = []
-    for c in sorted(set(cands), key=lambda c: (_complexity(c), abs(c - x))):
-        if c == x or _complexity(c) >= _complexity(x) or (sym.is_integer and c != round(c)):
+    for c in sorted(set(cands), key=lambda c: (falsify.complexity(c), abs(c - x))):
+        if c == x or falsify.complexity(c) >= falsify.complexity(x) or (sym.is_integer and c != round(c)):
             continue
         if (sym.is_positive and c <= 0) or (sym.is_nonnegative and c < 0) or (
                 sym.is_negative and c >= 0) or (sym.is_nonpositive and c > 0):

@@ -14,7 +14,10 @@ the loss ``−(κ/2)θ²`` (κ ∈ {0, L, −L}: zero, concave and convex member
 class) and one *canary* x̄ with the linear loss ``−Cθ`` (L-smooth for every L); the update
 of a dataset from θ is ``θ − η((1/b)Σ_{ξ∈B} clip_C(∇l_ξ(θ)) + ϱ)``, ``ϱ`` Gaussian with
 standard deviation ``s/η`` (so the noise on θ has sd ``s``), B Poisson-sampled at rate q
-(every example independently; |B| is random, the sum is divided by the fixed b).
+(every example independently; |B| is random, the sum is divided by the fixed b) — or, with
+``sampling="fixed"`` (a reading where a paper also calls b = |B_t| the batch's size),
+exactly b records drawn without replacement (the dataset holding x̄, of N records, draws it
+with probability b/N).
 
 * order ``add``: ψ is the update of D (m = n regular examples), ψ' the update of
   D' = D ∪ {x̄}; ψ'' = ψ'(·| x̄ ∈ B).
@@ -118,6 +121,12 @@ class RowSpec:
     quantities: dict          # opaque symbol name -> quantity name
     params: dict              # param name -> sympy expression in the row's symbols
     opaque: frozenset         # the opaque symbols (sympy)
+    #: the adjacent orders the row is written for (the paper's case: a line printed for
+    #: D' = D ∪ {x̄} only is judged in the add order; the other order is the proof's missing
+    #: case, a finding about the proof reported once where the encoding says so)
+    orders: tuple = ORDERS
+    #: the batch model (a reading where the text admits two: see Instance.sampling)
+    sampling: str = "poisson"
 
 
 def spec_of(loc: Located) -> RowSpec:
@@ -149,13 +158,21 @@ def spec_of(loc: Located) -> RowSpec:
     missing = [p for p in PARAMS if p not in params]
     if missing:
         raise ValueError(f"{NAME}: params must give {', '.join(missing)}")
+    orders = tuple(o.strip() for o in str(args.get("orders", ",".join(ORDERS))).split(",")
+                   if o.strip())
+    if not orders or any(o not in ORDERS for o in orders):
+        raise ValueError(f"{NAME}: orders must name some of {', '.join(ORDERS)}, got "
+                         f"{args.get('orders')!r}")
+    sampling = str(args.get("sampling", "poisson"))
+    if sampling not in ("poisson", "fixed"):
+        raise ValueError(f"{NAME}: sampling must be 'poisson' or 'fixed', got {sampling!r}")
     opaque = frozenset(s for s in loc.step.free_symbols if s.name in quantities)
     left = [s.name for s in loc.step.free_symbols
             if s not in opaque and not any(s in e.free_symbols for e in params.values())]
     if left:
         raise ValueError(f"{NAME}: the row's symbols {', '.join(sorted(left))} are neither "
                          "mapped to a quantity nor used by a parameter")
-    return RowSpec(quantities, params, opaque)
+    return RowSpec(quantities, params, opaque, orders, sampling)
 
 
 # --------------------------------------------------------------------------------------
@@ -186,6 +203,9 @@ class Instance:
     w_next: float = -1.0      # shift of next_shift
     domain: float = 0.0       # diameter of K = [−D/2, D/2] (0: no projection)
     shifts: tuple = ()        # (param, value): other output shifts (quantity@param)
+    #: the batch: "poisson" (each record with probability q, the sum divided by b) or
+    #: "fixed" (exactly b records drawn uniformly without replacement)
+    sampling: str = "poisson"
 
     def describe(self) -> dict:
         d = {k: repr(getattr(self, k)) for k in ("alpha", "eta", "C", "L", "b", "n", "q",
@@ -198,6 +218,8 @@ class Instance:
         d["order"] = ("D' = D ∪ {x̄} (add)" if self.order == "add"
                       else "D' = D \\ {x̄} (remove)")
         d["regular loss"] = f"−({self.kappa:g}/2)·θ² on each of {self.m} examples"
+        if self.sampling != "poisson":
+            d["batch"] = f"exactly b = {self.b} records drawn without replacement"
         d["canary loss"] = f"−{self.C:g}·θ"
         d["nu"] = " + ".join(f"{r:g}·δ({v:g})" for v, r in zip(self.atoms, self.r))
         d["mu'"] = " + ".join(f"{p:g}·δ({v:g})" for v, p in zip(self.atoms, self.p))
@@ -243,10 +265,20 @@ def _regular(inst: Instance, v: float) -> list[tuple[float, float]]:
 def _laws_at(inst: Instance, v: float) -> dict[str, list[tuple[float, float]]]:
     """The component lists (weight, mean) of ψ(v), ψ'(v), ψ''(v) and the mixture
     (1−q)ψ(v) + qψ''(v), all with sd s."""
-    R = _regular(inst, v)
     u = inst.eta * inst.C / inst.b                        # the canary's step (clip_C(−C) = −C)
-    Rp = [(w, m + u) for w, m in R]
-    withc = [(w * (1 - inst.q), m) for w, m in R] + [(w * inst.q, m) for w, m in Rp]
+    if inst.sampling == "fixed":
+        # exactly b records: the dataset without x̄ updates by b regular gradients; the one
+        # holding it (N records) draws x̄ with probability b/N, then b − 1 regular ones
+        g = _clip_grad(inst.kappa, inst.C, v)
+        N = inst.n + 1 if inst.order == "add" else inst.n
+        qx = inst.b / N
+        R = [(1.0, v - inst.eta * g)]
+        Rp = [(1.0, v - inst.eta * (inst.b - 1) / inst.b * g + u)]
+        withc = [(1 - qx, R[0][1]), (qx, Rp[0][1])]
+    else:
+        R = _regular(inst, v)
+        Rp = [(w, m + u) for w, m in R]
+        withc = [(w * (1 - inst.q), m) for w, m in R] + [(w * inst.q, m) for w, m in Rp]
     if inst.order == "add":
         psi, psi1, psi2 = R, withc, Rp
     else:
@@ -743,7 +775,9 @@ def _instances(spec: RowSpec, v: dict) -> list[Instance]:
         for j, (atoms, offs, p, r) in enumerate(atom_sets):
             if kappa == 0.0 and j == 1:
                 continue        # without a regular gradient the atom's place is immaterial
-            for order in ORDERS:
+            for order in spec.orders:
+                if spec.sampling == "fixed" and (n if order == "add" else n - 1) < b:
+                    continue        # a batch of b regular records needs that many
                 if dom > 0 and any(abs(x) > dom / 2 for x in
                                    list(atoms) + [v + o for v, o in zip(atoms, offs)]):
                     continue        # the iterates lie in K
@@ -752,8 +786,16 @@ def _instances(spec: RowSpec, v: dict) -> list[Instance]:
                                     order, P.get("sgm_q", 0.0), P.get("sgm_sigma", 0.0),
                                     P.get("s_next", 0.0), P.get("w_next", -1.0), dom,
                                     tuple(sorted((k, x) for k, x in P.items()
-                                                 if k not in PARAMS))))
+                                                 if k not in PARAMS)), spec.sampling))
     return out
+
+
+def _orders_text(spec: RowSpec) -> str:
+    batch = "" if spec.sampling == "poisson" else ", batches of exactly b records"
+    if spec.orders == ORDERS:
+        return "both orders" + batch
+    return (f"the {', '.join(spec.orders)} order only, the case the row is written for "
+            "(the other order is the proof's missing case, not this line's)" + batch)
 
 
 def _sides(loc: Located, spec: RowSpec, v: dict, vals: Values, mp: bool = False):
@@ -925,12 +967,19 @@ def judge(loc: Located, *, budget: int, seed: int) -> StepReport:
                       samples=n_inst, seconds=time.perf_counter() - t0,
                       where={k: str(x) for k, x in worst[1].describe().items()},
                       detail=f"no violation on {n_inst} exact 1-D instances ({n_pts} "
-                             f"parameter points: anchors and a Hypothesis search × regular losses κ ∈ {{L, 0, −L}} × input laws × both orders); smallest slack per order: {orders}"
+                             f"parameter points: anchors and a Hypothesis search × regular "
+                             f"losses κ ∈ {{L, 0, −L}} × input laws × {_orders_text(spec)}); "
+                             f"smallest slack per order: {orders}"
                              + (f" ({len(cands)} bracket violations not confirmed at "
                                 f"{CONFIRM_DPS} digits)" if cands else ""))
 
 
 @step_oracle(NAME, arguments={
+    "sampling": "(optional) 'poisson' (default: each record with probability q, the sum "
+                "divided by b) or 'fixed' (exactly b records drawn without replacement)",
+    "orders": "(optional) 'add', 'remove' or 'add,remove' (default): the adjacent orders the "
+              "row is written for — a line the paper writes for D' = D ∪ {x̄} only is judged "
+              "in the add order",
     "quantities": "'SYMBOL=quantity; …': each opaque divergence symbol of the row and the "
                   "quantity of the one-step experiment it stands for (" + ", ".join(QUANTITIES)
                   + ")",

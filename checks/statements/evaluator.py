@@ -271,8 +271,9 @@ class Evaluator:
             self.last_unavailable = f"truth not finite ({tr.lower!r})"
             return None
         self.stats["evaluated"] += 1
-        if tr.lower <= bval < tr.upper:
-            if self._exact_holds(v):
+        equal = getattr(stmt, "rel", "<=") == "="
+        if tr.lower <= bval < tr.upper or (equal and tr.lower <= bval <= tr.upper):
+            if self._exact_holds(v, equal=equal):
                 # the closed-form truth is at most the bound exactly (a tight bound)
                 self.stats["exact"] += 1
                 tr = Truth(tr.forward, tr.backward, 0.0, tr.method + ", decided exactly",
@@ -297,17 +298,24 @@ class Evaluator:
         self.stats["lower_only"] = self.stats.get("lower_only", 0) + 1
         return lt, bval, lt.max / bval
 
-    def _exact_holds(self, v: dict) -> bool:
+    def _exact_holds(self, v: dict, *, equal: bool = False) -> bool:
         """True when the provider's closed-form truth is ≤ the bound exactly at ``v`` (the
-        values read as exact binary rationals; SymPy decides the sign of the difference)."""
+        values read as exact binary rationals; SymPy decides the sign of the difference);
+        ``equal``: when it is exactly the bound."""
         if self.closed is None:
             return False
         stmt = self.stmt
         expr = stmt.delta if getattr(stmt, "profile", False) else stmt.expr
         diff = expr - self.closed
+        # a printed decimal constant (0.1, a provider's 1.0001) read as the exact decimal it
+        # prints; no nsimplify of the difference: it rounds a tiny one to 0 (1e-34 at
+        # a = 1e-30, any difference below ~1e-50), which called a closed form above the
+        # bound "at most the bound exactly"
+        diff = diff.xreplace({f: sp.Rational(str(f)) for f in diff.atoms(sp.Float)})
         try:
             subs = {s: exact_value(v[s.name]) for s in diff.free_symbols}
         except (KeyError, TypeError):
             return False
-        d = sp.nsimplify(sp.simplify(diff.xreplace(subs)))
-        return bool(d.is_zero or d.is_nonnegative)
+        d = sp.simplify(diff.xreplace(subs))
+        # SymPy decides the sign at adaptive precision; None (undecided) where it cannot
+        return bool(d.is_zero) if equal else bool(d.is_zero or d.is_nonnegative)

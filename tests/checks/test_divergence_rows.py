@@ -41,13 +41,31 @@ def test_shifted_lower_bound_is_below_the_translation_and_positive():
     assert low0 == 0.0          # a shift of 1 reaches N(0, s²) itself
 
 
-def test_mixture_identity_row_fails_only_when_the_canary_is_removed():
-    """(37), second line: P_ψ'(ν) = (1−q)P_ψ(ν) + qP_ψ''(ν) holds for D' = D ∪ {x̄} and
-    fails for D' = D \\ {x̄}: the oracle refutes it with a remove-order witness."""
+def test_mixture_identity_row_is_judged_in_the_order_it_is_written_for():
+    """(37), second line: P_ψ'(ν) = (1−q)P_ψ(ν) + qP_ψ''(ν) holds for D' = D ∪ {x̄}, the case
+    the paper writes it for, and fails for D' = D \\ {x̄}: the row as encoded (orders='add')
+    is SUPPORTED, judged in the add order only — the remove order is the proof's missing
+    case (its own row), not a refutation of this line; asked in both orders, the oracle
+    refutes it with a remove-order witness."""
+    from dataclasses import replace
     rep = _check("liang-aaai:lem-3.2", "eq-37.2")
+    assert rep.verdict.value == "SUPPORTED", rep.detail
+    assert "add order only" in rep.detail and "remove:" not in rep.detail
+    loc, roles = _row("liang-aaai:lem-3.2", "eq-37.2")
+    both = dict(loc.step.oracle_args, orders="add,remove")
+    loc2 = replace(loc, step=replace(loc.step, oracle_args=tuple(sorted(both.items()))))
+    rep = engine.check_step(loc2, engine.Options(), roles=roles)
     assert rep.verdict.value == "REFUTED"
     assert "remove" in rep.counterexample["order"]
     assert float(rep.counterexample["lhs"]) > float(rep.counterexample["rhs"])
+
+
+def test_the_orders_argument_is_checked():
+    from dataclasses import replace
+    loc, roles = _row("liang-aaai:lem-3.2", "eq-37.2")
+    bad = dict(loc.step.oracle_args, orders="sideways")
+    with pytest.raises(ValueError, match="orders"):
+        DR.spec_of(replace(loc, step=replace(loc.step, oracle_args=tuple(sorted(bad.items())))))
 
 
 def test_shift_row_fails_when_poisson_batches_exceed_b():
@@ -134,3 +152,14 @@ def test_typed_bound_rows():
     assert _check("liang-aaai:thm-3.3", "part-2-omitted").verdict.value == "SUPPORTED"
     loc, _ = _row("liang-aaai:thm-3.4", "part-2-omitted")
     assert row_statement(loc)[0].form == "O"
+
+
+def test_the_batch_model_is_a_reading_of_the_shift_row():
+    """(38), first line (ICML): Algorithm 1 samples with probability q = b/n — a Poisson
+    batch larger than b breaks the row — while Sec. 2 writes b = |B_t|; under a batch of
+    exactly b records the row holds: the row depends on the reading."""
+    rep = _check("liang-icml:lem-3.2", "eq-38.1")
+    assert rep.verdict.value == "REFUTED"
+    (rd,) = rep.readings
+    assert rd["name"] == "fixed-batch" and rd["verdict"] == "SUPPORTED", rd["detail"]
+    assert "exactly b records" in rd["detail"]

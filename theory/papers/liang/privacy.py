@@ -16,7 +16,7 @@ import sympy as sp
 
 from theory.classes import BoundedDomain, LSmooth
 from theory.mechanisms import NoisySGD, SampledGaussian
-from theory.model import Bound, Chain, Result, Step, StepKind, asm, with_given
+from theory.model import Bound, Chain, Reading, Result, Step, StepKind, asm, with_given
 from theory.papers.liang import common as lc
 from theory.papers.liang.numbering import Numbering
 from theory.papers.liang.symbols import (C, D, L, alpha, a_t, b, beta, delta, epsilon, eta, n, q,
@@ -293,10 +293,19 @@ def lemma_3_2(v: Numbering, where: str, note: str = "") -> Result:
     eq37 = Chain(v.lbl("sampling-mixture"), (
         Step(v.lbl("sampling-mixture", 1), lhs, "<=", lc.D_psi1_psi1, PRO, **ROW,
            because=f"{v.rid('shifted-divergence')} with ({v.eq('coupled-gap')}): W∞(P_ψ(μ), P_ψ(μ')) ≤ (1+ηL)z",
-           eq=v.eq("sampling-mixture")),
-        Step(v.lbl("sampling-mixture", 2), lc.D_psi1_psi1, "=", lc.D_psi1_mix, PRO, **ROW,
+           eq=v.eq("sampling-mixture"),
+           readings=[Reading(
+               "fixed-batch", lhs, "<=", lc.D_psi1_psi1,
+               "Algorithm 1 samples B_t 'with sampling probability q = b/n' (Poisson, the "
+               "primary reading) while Sec. 2 writes b = |B_t|: a batch of exactly b "
+               "records drawn uniformly", oracle_args={"sampling": "fixed"})]),
+        Step(v.lbl("sampling-mixture", 2), lc.D_psi1_psi1, "=", lc.D_psi1_mix, PRO,
+           oracle=ROW_ORACLE, oracle_args=dict(ROW_ARGS, orders="add"),
            because="SGD sampling: P_ψ'(ν) = (1−q) P_ψ(ν) + q P_ψ''(ν), ψ'' = ψ'(·| D̄ ∈ B_t)",
-           eq=v.eq("sampling-mixture")),
+           eq=v.eq("sampling-mixture"),
+           note="written for D' = D ∪ {x̄} (ψ' the update of the dataset holding x̄), the "
+                "case the paper treats: judged in the add order; the remove order is the "
+                "proof's missing case (the row other-order)"),
         Step(v.lbl("sampling-mixture", 3), lc.D_psi1_mix, "<=",
            (1 - q) * lc.D_psi1_psi + q * lc.D_psi1_psi2, PRO, because=v.rid("conv"), **ROW,
            eq=v.eq("sampling-mixture")),
