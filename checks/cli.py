@@ -915,7 +915,7 @@ REFERENCE = (
                   "with profile=True"),
         ("Rate", "a typed utility claim metric <= expr, checked by simulation"),
         ("Paper", "the paper: key, title, symbol table, roles, normalise (Delta = 1 w.l.o.g.), "
-                  "standing assumptions"),
+                  "standing assumptions, random variables, aggregates"),
         ("Standing", "standing assumptions / definitions binding every later result "
                      "(Paper(standing=[...]))"),
         ("asm", "a hypothesis: a relation, a problem class, an ImplicitBound, or a string"),
@@ -926,6 +926,12 @@ REFERENCE = (
         ("table", "a paper's symbol table (n b T t d m q epsilon delta c_O are reserved)"),
         ("SymbolTable.quantity", "declare a symbol with its dimension (THETA, LOSS, "
                                  "DIMLESS, GRADIENT, STEPSIZE, CURVATURE)"),
+    )),
+    ("theory.stochastic", (
+        ("RandomVariable", "the random variable whose moments stand-ins are (E_h = E[h]): "
+                           "support, E[.] constraints (Paper(random=[...]))"),
+        ("Aggregate", "a sum / min / max / count over a trajectory written as one symbol "
+                      "(Paper(aggregates=[...]))"),
     )),
     ("theory.mechanisms", (
         ("GaussianMechanism", "f(D) + N(0, sigma^2 I), sensitivity Delta"),
