@@ -616,6 +616,7 @@ def _show_target(args):
 
 def cmd_show(args) -> int:
     import sympy as sp
+    from rich.markup import escape
     from rich.panel import Panel
     from theory.model import walk_steps
 
@@ -668,23 +669,26 @@ def cmd_show(args) -> int:
             st = loc.step
             console.print(f"    {_pretty(st.lhs)}  {st.rel.value}  {_pretty(st.rhs)}")
             if st.because:
-                console.print(f"    because: {st.because}")
+                console.print(f"    because: {st.because}", markup=False, highlight=False)
             extra = [h for h in loc.hypotheses if h.expr is not None and h.expr is not sp.true
                      and not h.implied]
             if extra:
-                console.print("    given: " + "; ".join(_pretty(h.expr) for h in extra))
+                console.print("    given: " + "; ".join(_pretty(h.expr) for h in extra),
+                              markup=False, highlight=False)
             implied = [h for h in loc.hypotheses if h.implied]
             if implied:
                 console.print("    given (implied):")
                 for h in implied:
-                    console.print(f"      • {_pretty(h.expr)}   [dim]({h.where})[/]")
+                    # a source may print brackets (E[e] = 0): escaped, not read as markup
+                    console.print(f"      • {escape(_pretty(h.expr))}   [dim]({escape(h.where)})[/]")
             if st.note:
-                console.print(f"    note: {st.note}")
+                console.print(f"    note: {st.note}", markup=False, highlight=False)
         if s.counterexample:
             console.print("    counterexample: " + ", ".join(
-                f"{k} = {v}" for k, v in s.counterexample.items()))
+                f"{k} = {v}" for k, v in s.counterexample.items()), markup=False,
+                highlight=False)
         elif s.detail:
-            console.print(f"    {s.detail}")
+            console.print(f"    {s.detail}", markup=False, highlight=False)
         if s.instance:
             console.print("    realised by:")
             for k, v in s.instance.items():
