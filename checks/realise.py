@@ -338,6 +338,8 @@ def _terms(ag, env):
         return False, (f"{ag.symbol}: the number of indices {sp.sstr(ag.count)} is not a positive "
                 f"integer at the witness")
     n = int(n)
+    if ag.survival:
+        return _survival_terms(ag, env, S, n)
     lo, hi = (None if b is None else _exact(b, env) for b in ag.bounds)
     if (ag.bounds[0] is not None and lo is None) or (ag.bounds[1] is not None and hi is None):
         return False, f"{ag.symbol}: the range of its terms is not fixed by the witness"
@@ -415,6 +417,79 @@ def _terms(ag, env):
         return False, f"{ag.symbol} = {S}: no term can take that value"
     return True, (f"{ag.describe()}: n = {n}; one term = {S}, the others "
             f"{'≥' if ag.op == 'min' else '≤'} {S} within their ranges; {ag.op} = {S}")
+
+
+#: common values tried for the rates not fixed one by one (the last free rate is then
+#: solved for exactly), simplest first
+_RATES = tuple(sp.Rational(1, k) for k in (2, 4, 10, 100, 10**3, 10**4, 10**6, 10**9)) + (
+    sp.Rational(3, 4), sp.Rational(9, 10), sp.Rational(99, 100), sp.Rational(999, 1000))
+
+
+def _survival_terms(ag, env, S, n):
+    """Survival weights term_t = 1 − Π_{τ>t}(1 − a_τ) realising the sum ``S`` over ``n``
+    indices: the rates the definition fixes at their values, the others at one common
+    value of :data:`_RATES` but the last free one, which the sum fixes (it is affine in
+    1 − a_τ); each rate must lie in (0, 1], and the sum of the terms is compared with
+    ``S`` exactly."""
+    if S is None:
+        return False, f"{ag.symbol}: no value at the witness"
+    fixed: dict = {}
+    for i, v in ag.rates:
+        pos = ag.position(i, n)
+        if pos is None or not 1 <= pos < n:
+            continue
+        val = _exact(v, env)
+        if val is None or not (0 < val <= 1):
+            return False, (f"{ag.symbol}: the rate a_{{{sp.sstr(i)}}} = {val} is not in (0, 1] "
+                           "at the witness")
+        fixed[pos] = val
+    free = [pos for pos in range(1, n) if pos not in fixed]
+
+    def terms_of(rates):
+        out, prod = [sp.Integer(0)] * n, sp.Integer(1)
+        for t in range(n - 1, -1, -1):       # term_t = 1 − Π_{τ = t+1..n−1}(1 − a_τ)
+            out[t] = 1 - prod
+            if t >= 1:
+                prod *= 1 - rates[t]
+        return out
+
+    def show(rates, terms):
+        rs = "; ".join(f"a_{pos} = {rates[pos]}" for pos in sorted(rates))
+        ts = ", ".join(str(x) for x in terms) if n <= 12 else (
+            ", ".join(str(x) for x in terms[:4]) + ", …, " + ", ".join(
+                str(x) for x in terms[-3:]))
+        return (f"{ag.describe()}: n = {n}; rates {rs}; terms {ts}; sum = {S} (exact)")
+
+    if not free:
+        terms = terms_of(fixed)
+        if sp.simplify(sum(terms, sp.Integer(0)) - S) != 0:
+            return False, (f"{ag.symbol} = {S}: the rates the definition fixes give the sum "
+                           f"{sum(terms, sp.Integer(0))}")
+        return True, show(fixed, terms)
+    j = free[-1]
+    for x in _RATES:
+        rates = dict(fixed)
+        for pos in free[:-1]:
+            rates[pos] = x
+        # the sum is affine in u = 1 − a_j: terms t < j carry the factor u
+        base = dict(rates)
+        base[j] = sp.Integer(0)                           # u = 1
+        t1 = terms_of(base)
+        base[j] = sp.Integer(1)                           # u = 0
+        t0 = terms_of(base)
+        s1, s0 = sum(t1, sp.Integer(0)), sum(t0, sp.Integer(0))
+        if s0 == s1:
+            continue
+        u = (s0 - S) / (s0 - s1)
+        if not (0 <= u < 1):
+            continue
+        rates[j] = 1 - u
+        terms = terms_of(rates)
+        if sp.simplify(sum(terms, sp.Integer(0)) - S) == 0:
+            return True, show(rates, terms)
+    return False, (f"{ag.symbol} = {S}: no rates in (0, 1] give that sum over {n} indices "
+                   "(the rates fixed one by one, the others at a common value and the last "
+                   "solved for)")
 
 
 def _realise(witness, hypotheses, roles) -> Realisation:

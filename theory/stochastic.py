@@ -229,10 +229,30 @@ class Aggregate:
     #: the terms not fixed one by one lie strictly above the lower end (a "strictly
     #: positive sequence" of weights)
     open_lower: bool = False
+    #: the terms are survival weights of per-index rates a_τ ∈ (0, 1]:
+    #: term_t = 1 − Π_{τ = t+1..last} (1 − a_τ) (an empty product: 1, so the last term is 0);
+    #: ``rates``: ``(index value, value)`` for rates the definition fixes one by one.  A
+    #: witness is then realised by a sequence of rates, not of free terms
+    survival: bool = False
+    rates: tuple = ()
 
     def __post_init__(self):
         from theory.model import problem
         object.__setattr__(self, "symbol", sp.sympify(self.symbol))
+        rates = []
+        for r in self.rates or ():
+            try:
+                i, v = r
+            except (TypeError, ValueError):
+                problem(f"aggregate {self.symbol}: rates must hold (index, value), got {r!r}")
+                continue
+            rates.append((sp.sympify(i), sp.sympify(v)))
+        object.__setattr__(self, "rates", tuple(rates))
+        if rates and not self.survival:
+            problem(f"aggregate {self.symbol}: rates are given only with survival=True")
+        if self.survival and self.op != "sum":
+            problem(f"aggregate {self.symbol}: survival weights are summed (op='sum'), got "
+                    f"{self.op!r}")
         object.__setattr__(self, "index", sp.sympify(self.index))
         object.__setattr__(self, "first", sp.sympify(self.first))
         object.__setattr__(self, "last", sp.sympify(self.last))
@@ -260,7 +280,7 @@ class Aggregate:
                     f"got {self.op!r}")
         if not isinstance(self.symbol, sp.Symbol):
             problem(f"aggregate symbol must be a symbol, got {self.symbol!r}")
-        for i, _, _ in self.terms:
+        for i, _, _ in self.terms + tuple((i, None, None) for i, _ in self.rates):
             if self._offset(i) is None:
                 problem(f"aggregate {self.symbol}: a term's index must be first + k or "
                         f"last − k (k a non-negative integer), got {i}")
@@ -291,6 +311,10 @@ class Aggregate:
         rng = "" if lo is None and hi is None else \
             f", each term in {'(' if self.open_lower or lo is None else '['}" \
             f"{'−∞' if lo is None else sp.sstr(lo)}, {'∞' if hi is None else sp.sstr(hi)}]"
+        if self.survival:
+            rng = (f", {self.term or 'term'} = 1 − Π_{{τ = {self.index}+1..{sp.sstr(self.last)}}}"
+                   f"(1 − a_τ), a_τ ∈ (0, 1]" + "".join(
+                       f", a_{{{sp.sstr(i)}}} = {sp.sstr(v)}" for i, v in self.rates))
         return (f"{self.symbol} = {self.op}_{{{self.index} = {sp.sstr(self.first)}.."
                 f"{sp.sstr(self.last)}}} {self.term or 'term'}{rng}")
 

@@ -153,3 +153,28 @@ def test_every_refuted_row_shows_its_instance():
 def test_a_declaration_without_a_bounded_support_or_moments_is_an_encoding_error(bad):
     with pytest.raises(ValueError):
         RandomVariable("X", **bad)
+
+
+def test_survival_weights_are_realised_by_their_rates_exactly():
+    # S = Σ_t A_t with A_t = 1 − Π_{τ>t}(1 − a_τ), a_τ ∈ (0, 1], a_1 fixed: the instance is
+    # the rates, and the terms they give sum to S exactly
+    T, S, a1, tt = (sp.Symbol(n, positive=True) for n in ("T", "S", "a1", "t"))
+    ag = Aggregate(S, "sum", index=tt, first=0, last=T - 1, term="A_t", bounds=(0, 1),
+                   survival=True, rates=((1, a1),), where="toy")
+    ok = realise.realise_aggregates({"S": "3", "T": "10", "a1": "5/7"}, [ag])
+    assert ok.ok, ok.why
+    text = ok.instance["terms of S"]
+    assert "a_1 = 5/7" in text and "sum = 3 (exact)" in text
+    rates = dict(part.split(" = ") for part in text.split("rates ")[1].split("; terms")[0]
+                 .split("; "))
+    vals = {int(k[2:]): sp.Rational(v) for k, v in rates.items()}
+    assert all(0 < v <= 1 for v in vals.values())
+    total = sum(1 - sp.prod([1 - vals[u] for u in range(k + 1, 10)]) for k in range(10))
+    assert total == 3
+    # T = 2: A_0 = a_1, A_1 = 0 — the sum is a_1, nothing else
+    assert realise.realise_aggregates({"S": "5/7", "T": "2", "a1": "5/7"}, [ag]).ok
+    bad = realise.realise_aggregates({"S": "1", "T": "2", "a1": "5/7"}, [ag])
+    assert bad.applies and not bad.ok
+    # at most T − 1 (every rate 1), and more than a_1 once T ≥ 3
+    assert not realise.realise_aggregates({"S": "9.5", "T": "10", "a1": "5/7"}, [ag]).ok
+    assert not realise.realise_aggregates({"S": "1/2", "T": "10", "a1": "5/7"}, [ag]).ok

@@ -180,3 +180,6 @@ def test_weights_of_12_are_an_aggregate_the_witness_realises(rid):
             assert SA >= cx["alpha_e1"]                      # A_0 ≥ α_e^1, A_1 = 0
         assert cx["g0"] ** 2 <= 2 * cx["L"] * cx["Delta0"]    # L-smooth at x_0
         assert "terms of SA" in rep.instance and "θ" in rep.instance
+        # the weights are those of clipping factors α_e^τ ∈ (0, 1] with α_e^1 the witness's
+        terms = rep.instance["terms of SA"]
+        assert f"a_1 = {cx['alpha_e1']}" in terms and f"sum = {SA} (exact)" in terms

@@ -54,9 +54,11 @@ SIGMA1_SQ_37 = 32 * T * GT * sp.log(1 / delta) / (N**2 * epsilon**2)
 
 #: Σ_t A_t as the aggregate (12) defines it: A_t = Σ_{τ>t} α_e^τ Π_{t<τ1<τ}(1 − α_e^{τ1})
 #: = 1 − Π_{τ=t+1}^{T−1}(1 − α_e^τ) (14) with every α_e^τ ∈ (0, 1] (8), so A_t ∈ (0, 1]
-#: for t < T − 1, A_{T−1} = 0 (an empty sum) and A_0 ≥ α_e^1 (T ≥ 2)
+#: for t < T − 1, A_{T−1} = 0 (an empty sum) and A_0 ≥ α_e^1 (T ≥ 2); a witness is realised by
+#: the clipping factors α_e^τ themselves (the survival form of (14), α_e^1 as fixed by (8))
 SUM_A = Aggregate(SA, "sum", index=t, first=0, last=T - 1, term="A_t", bounds=(0, 1),
                   open_lower=True, terms=((T - 1, 0, 0), (0, alpha_e1, 1)),
+                  survival=True, rates=((1, alpha_e1),),
                   where="(12), (14); α_e^τ ∈ (0, 1] by (8)")
 #: what fixes α_e^1 at the starting point: (8) and step (d) of the proof of (9), whose
 #: ‖∇f(x_1)‖ is the gradient at the iterate the first batch is drawn at (e_1 is formed at
