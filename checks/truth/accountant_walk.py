@@ -54,6 +54,7 @@ from scipy.special import gammaln, log_ndtr
 
 from checks.truth.divergences import lse as _lse
 from checks.truth.losses import Scenario
+from checks.truth.accountant_fft import linear_canary_exact
 
 #: relative slack on every log-domain end (round-off of log_ndtr, log-sum-exps, D')
 _SLACK = 1e-9
@@ -246,7 +247,6 @@ def walk_bracket(s: Scenario, alpha: float, T: int):
     in both orders (module docstring), or None where the scenario is not a linear canary
     against zero-loss data on a domain (or the closed form cannot be evaluated).  The
     bounds may be loose (even [0, ∞]) where the projection is active."""
-    from checks.truth.accountant_fft import linear_canary_exact
     if not applies(s):
         return None
     a, T = float(alpha), int(T)
