@@ -481,3 +481,149 @@ def canonical(latex: str) -> str:
     toks = [t for t in tokens(s) if not t.isspace()]
     items, _ = _groups(toks)
     return " ".join(_flat(i) for i in _norm_items(items))
+
+
+# ----------------------------------------------------------------------------- gist
+#: operators over an index whose printed range a shorthand may leave out (``\sum_t`` for
+#: ``\sum_{t=0}^{T}``, ``\min_t`` for ``\min_{t\in[0,T]}``)
+_RANGED = {"\\sum", "\\prod", "\\min", "\\max", "\\sup", "\\inf"}
+#: letters a paper applies to the current point (``g_\xi`` for ``g_\xi(\theta_t)``)
+_POINT_FUNCTIONS = {"f", "g", "h", "l", "F", "\\ell", "\\psi", "\\phi", "\\varphi"}
+_DECOR = {"_", "^", "'"}
+
+
+def _is_atom(items) -> bool:
+    """One symbol with its sub/superscripts and primes: ``\\theta _ t``, ``x _ k``, ``w '``."""
+    if not items or not isinstance(items[0], str):
+        return False
+    head = items[0]
+    if not (re.fullmatch(r"[A-Za-z]", head) or (head.startswith("\\") and head[1:].isalpha()
+                                                and head not in RELATIONS and head not in
+                                                ("\\nabla", "\\partial", "\\sum", "\\|"))):
+        return False
+    k = 1
+    while k < len(items):
+        if items[k] == "'":
+            k += 1
+        elif items[k] in ("_", "^") and k + 1 < len(items):
+            k += 2
+        else:
+            return False
+    return True
+
+
+def _close(items, k, open_="(", close=")") -> int | None:
+    depth = 0
+    for m in range(k, len(items)):
+        if items[m] == open_:
+            depth += 1
+        elif items[m] == close:
+            depth -= 1
+            if depth == 0:
+                return m
+    return None
+
+
+def _cancel(items: list) -> list:
+    """``a - b + b`` as ``a``: signed top-level terms that cancel in pairs are dropped."""
+    terms, cur, sign, depth = [], [], "+", 0
+    for it in items:
+        if isinstance(it, list):
+            cur.append(it)
+            continue
+        if it in ("(", "[", "\\{"):
+            depth += 1
+        elif it in (")", "]", "\\}"):
+            depth -= 1
+        if depth == 0 and it in ("+", "-") and cur:
+            terms.append((sign, cur))
+            cur, sign = [], it
+            continue
+        if depth == 0 and it in ("+", "-") and not cur:
+            sign = "-" if (sign == "-") != (it == "-") else "+"
+            continue
+        cur.append(it)
+    if cur:
+        terms.append((sign, cur))
+    if len(terms) < 3:
+        return items
+    keep = list(terms)
+    changed = False
+    for a in range(len(keep)):
+        if keep[a] is None:
+            continue
+        for b in range(a + 1, len(keep)):
+            if keep[b] is not None and keep[a][0] != keep[b][0] and keep[a][1] == keep[b][1]:
+                keep[a] = keep[b] = None
+                changed = True
+                break
+    if not changed:
+        return items
+    out = []
+    for t in keep:
+        if t is None:
+            continue
+        if out or t[0] == "-":
+            out.append(t[0])
+        out.extend(t[1])
+    return out
+
+
+def _gist_items(items: list) -> list:
+    items = [_gist_items(it) if isinstance(it, list) else it for it in items]
+    out = list(items)
+    # \sum_{t=0}^{T} -> \sum_t, \min_{t\in[0,T]} -> \min_t
+    k = 0
+    while k < len(out):
+        if isinstance(out[k], str) and out[k] in _RANGED and k + 2 < len(out) and out[k + 1] == "_":
+            arg = out[k + 2]
+            index = arg[0] if isinstance(arg, list) and arg else arg
+            if isinstance(index, str):
+                out[k + 2] = index
+            if out[k] in ("\\sum", "\\prod") and k + 4 < len(out) and out[k + 3] == "^":
+                del out[k + 3:k + 5]
+        k += 1
+    # g_\xi(\theta_t) -> g_\xi: the point a function is applied at, left out in a shorthand
+    k = 0
+    while k < len(out):
+        if isinstance(out[k], str) and out[k] in _POINT_FUNCTIONS:
+            j = k + 1
+            while j < len(out) and isinstance(out[j], str) and out[j] in _DECOR:
+                j += 1 if out[j] == "'" else 2
+            if j < len(out) and out[j] == "(":
+                m = _close(out, j)
+                if m is not None and _is_atom(out[j + 1:m]):
+                    del out[j:m + 1]
+        k += 1
+    # a - b + b -> a inside a norm or a bracket
+    k = 0
+    while k < len(out):
+        if isinstance(out[k], str) and out[k] in ("\\|", "(", "["):
+            close = {"\\|": "\\|", "(": ")", "[": "]"}[out[k]]
+            m = None
+            if close == "\\|":
+                m = next((x for x in range(k + 1, len(out)) if out[x] == "\\|"), None)
+            else:
+                m = _close(out, k, out[k], close)
+            if m is not None:
+                inner = _cancel(out[k + 1:m])
+                out[k + 1:m] = inner
+                k += len(inner) + 1
+        k += 1
+    return out
+
+
+@functools.lru_cache(maxsize=16384)
+def gist(latex: str) -> str:
+    """A looser normal form than :func:`canonical`, for reading a declared meaning written
+    in a shorthand: besides what :func:`canonical` normalises, the range of a sum or an
+    extremum is reduced to its index (``\\sum_t`` is ``\\sum_{t=0}^{T}``), the point a
+    function letter is applied at is left out (``g_\\xi`` is ``g_\\xi(\\theta_t)``,
+    ``\\nabla f`` is ``\\nabla f(x_k)``), and terms that cancel inside a norm or a bracket
+    are dropped (``\\|a - b + b\\|`` is ``\\|a\\|``).  Two quantities with one gist are
+    the same only where nothing else has that gist: callers require a unique match."""
+    s = clean(latex)
+    s = re.sub(r"(?<!\\)\|\|", r"\\|", s)
+    toks = [t for t in tokens(s) if not t.isspace()]
+    items, _ = _groups(toks)
+    return " ".join(_flat(i) for i in _gist_items(_norm_items(items)))

@@ -33,7 +33,7 @@ import mpmath
 import sympy as sp
 
 from checks.importer.formulas import Converter
-from checks.importer.latex import canonical
+from checks.importer.latex import canonical, gist
 from checks.importer.symbols import SymbolTable
 from theory.model import StepKind, walk_steps
 
@@ -67,10 +67,12 @@ class _Lookup(SymbolTable):
         self.symbols = source.symbols       # read only: what the import's symbols are
         self.index: dict[str, set] = {}
         self.loose: dict[str, set] = {}
+        self.gists: dict[str, set] = {}
         for name, info in source.symbols.items():
             if info.latex:
                 self.index.setdefault(canonical(info.latex), set()).add(name)
                 self.loose.setdefault(_unfont(canonical(info.latex)), set()).add(name)
+                self.gists.setdefault(_unfont(gist(info.latex)), set()).add(name)
         self.missing: list[str] = []
 
     def _find(self, latex: str, name: str | None = None) -> str | None:
@@ -82,6 +84,11 @@ class _Lookup(SymbolTable):
         # a calligraphic or blackboard letter declared as a plain one (A(S) for
         # \mathcal{A}(S)): only where that reading is the one the import has
         hits = self.loose.get(_unfont(canonical(latex)), set())
+        if len(hits) == 1:
+            return next(iter(hits))
+        # a shorthand of the declared meaning (\sum_t for the printed range, g_\xi for
+        # g_\xi(\theta_t)): only where one imported quantity has that gist
+        hits = self.gists.get(_unfont(gist(latex)), set())
         if len(hits) == 1:
             return next(iter(hits))
         return None
