@@ -176,8 +176,25 @@ def split_rows(latex: str) -> list[Row]:
     return rows
 
 
+def _stacked(toks, i) -> str | None:
+    """The relation ``\\stackrel{top}{rel}`` / ``\\overset{top}{rel}`` prints: the relation
+    under the annotation (``\\stackrel{(a)}{\\leq}`` is ≤), a definition (``:=``) where the
+    annotation is Δ or "def" over ``=``; None where the lower part is not a relation."""
+    a = _skip_group(toks, i + 1)
+    b = _skip_group(toks, a)
+    top = re.sub(r"[{}\s]", "", join(toks[i + 1:a]))
+    low = re.sub(r"[{}\s]", "", join(toks[a:b]))
+    rel = RELATIONS.get(low) if low != "\\stackrel" else None
+    if rel == "=" and re.fullmatch(r"\\(?:Delta|triangle|triangleq)|\\text(?:rm)?def|def|:", top):
+        return ":="
+    return rel
+
+
 def _is_relation(toks, i) -> str | None:
     t = toks[i]
+    if t in ("\\stackrel", "\\overset"):
+        rel = _stacked(toks, i)
+        return rel if rel is not None else (t if t == "\\stackrel" else None)
     if t in RELATIONS:
         if t == "=" and i > 0 and toks[i - 1] == ":":
             return None  # handled at ':'
@@ -212,7 +229,7 @@ def split_relations(rows: list[Row]) -> tuple[list[Side], list[str]]:
             if rel is not None and not _inside_script(toks, i):
                 if rel == ":=" and t == ":":
                     i += 1
-                elif t == "\\stackrel":
+                elif t in ("\\stackrel", "\\overset"):
                     i = _skip_group(toks, _skip_group(toks, i + 1)) - 1
                 sides.append(Side(join(cur).strip(), cur_row))
                 rels.append(RELATIONS.get(rel, rel) or rel)
