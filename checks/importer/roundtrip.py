@@ -110,6 +110,9 @@ class _Lookup(SymbolTable):
             got = "unresolved_" + stem
         return sp.Symbol(got, real=True)
 
+    def forget(self, names) -> None:
+        """Nothing to forget: the lookup makes no symbols."""
+
     def is_probabilistic(self, sym) -> bool:
         return self.source.is_probabilistic(sym)
 

@@ -153,6 +153,13 @@ class SymbolTable:
             self.symbols[name] = info
         return sp.Symbol(name, real=True)
 
+    def forget(self, names) -> None:
+        """Drop symbols made while reading something that was then read another way."""
+        for name in names:
+            info = self.symbols.pop(name, None)
+            if info is not None and info.standin is not None:
+                self._by_latex = {k: v for k, v in self._by_latex.items() if v != name}
+
     def is_probabilistic(self, sym) -> bool:
         info = self.symbols.get(str(sym))
         return bool(info and info.standin and info.standin.kind == PROBABILISTIC)
