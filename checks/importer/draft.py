@@ -115,6 +115,16 @@ def build(doc: Document, key: str, parser: str = DEFAULT_PARSER) -> Draft:
     stats = Stats()
     out = []
     blocks = results(doc)
+    # the prose just before each display, in the paper's order ("Define", "where"): a
+    # display that opens a result of its own has it outside the result
+    before: dict = {}
+    text = ""
+    for b in doc.blocks:
+        if isinstance(b, Text):
+            text = b.text
+        elif isinstance(b, Display):
+            before[id(b)] = text
+            text = ""
     seen_ids: set = set()
     for blk in blocks:
         rid = f"{key}:{blk.kind}-{blk.number}"
@@ -123,7 +133,7 @@ def build(doc: Document, key: str, parser: str = DEFAULT_PARSER) -> Draft:
             rid = f"{key}:{blk.kind}-{blk.number}.x{k}"
             k += 1
         seen_ids.add(rid)
-        out.append(_result(blk, rid, conv, stats))
+        out.append(_result(blk, rid, conv, stats, before))
     # guesses from the prose
     prose = "\n".join(b.text for b in doc.blocks if isinstance(b, Text))
     guess_from_text(table, prose, conv.symbol_name)
@@ -134,7 +144,8 @@ def build(doc: Document, key: str, parser: str = DEFAULT_PARSER) -> Draft:
     return Draft(key, doc.title, doc.source, doc.fmt, out, table, stats, parser)
 
 
-def _result(blk: Block, rid: str, conv: Converter, stats: Stats) -> DResult:
+def _result(blk: Block, rid: str, conv: Converter, stats: Stats, prose: dict) -> DResult:
+    """``prose``: the text printed just before each display (by ``id``)."""
     quote = []
     for b in blk.blocks:
         quote.append(b.text if isinstance(b, Text) else "$$" + b.latex + "$$")
@@ -149,15 +160,12 @@ def _result(blk: Block, rid: str, conv: Converter, stats: Stats) -> DResult:
                     res.hypotheses.append(DHyp(expr, latex, f"{blk.env} {blk.number}, text"))
     # statement displays
     parts = []
-    before = ""
     for b in blk.blocks:
         if isinstance(b, Display):
             stats.displays += 1
             steps = _steps(b, conv, stats, labels, counter, rid)
-            _mark_definitions(steps, before, conv)
+            _mark_definitions(steps, prose.get(id(b), ""), conv)
             parts.extend(steps)
-        else:
-            before = b.text
     if blk.kind not in ("eq",):
         for k, st in enumerate(parts):
             st.label = "statement" if len(parts) == 1 else f"part-{k + 1}"
@@ -178,10 +186,8 @@ def _result(blk: Block, rid: str, conv: Converter, stats: Stats) -> DResult:
     seen = _symbols_of(res)
     for proof in blk.proofs:
         res.proof_titles.append(proof.title)
-        before = ""
         for b in proof.blocks:
             if not isinstance(b, Display):
-                before = b.text
                 # "where β_{1,2} = …", "let λ = …": the proof's definitions
                 for expr, latex in _prose_definitions(b.text, conv):
                     if isinstance(expr.lhs, sp.Symbol) and expr.lhs.name not in seen:
@@ -190,7 +196,7 @@ def _result(blk: Block, rid: str, conv: Converter, stats: Stats) -> DResult:
                 continue
             stats.displays += 1
             steps = _steps(b, conv, stats, labels, counter, rid)
-            _mark_definitions(steps, before, conv, seen)
+            _mark_definitions(steps, prose.get(id(b), ""), conv, seen)
             for st in steps:
                 if st.definition:
                     _define(res, st, blk, conv)

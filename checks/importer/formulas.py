@@ -804,15 +804,15 @@ class Converter:
         ``2\\eta\\|\\theta_t-\\theta^*\\|\\,\\mathbb{E}_\\xi[\\|\\nabla l_\\xi-\\nabla l\\|]``).  A placeholder
         for the result, or None where nothing leaves (the whole is then one stand-in, as
         printed) or the content does not read as a scalar expression."""
-        before = set(self.table.symbols)
+        mark = self.table.checkpoint()
         try:
-            inner = self._parse_sum(self.rewrite(body, used, 1))
+            inner = self._parse_sum(self.rewrite(body, set(), 1))
             expr = self._excess(self._restore(inner))
         except Exception:  # noqa: BLE001 - no reading: the whole stays one stand-in
-            self.table.forget(set(self.table.symbols) - before)
+            self.table.rollback(mark)
             return None
         if sp.count_ops(expr) > 200:
-            self.table.forget(set(self.table.symbols) - before)
+            self.table.rollback(mark)
             return None
         variables = _variables(sub) if sub else None
 
@@ -839,7 +839,7 @@ class Converter:
             parts.append((coeff * sp.Mul(*constant), sp.Mul(*random)))
             changed |= coeff != 1 or bool(constant)
         if not changed and len(terms) == 1:
-            self.table.forget(set(self.table.symbols) - before)
+            self.table.rollback(mark)
             return None
         out = sp.Integer(0)
         for c, r in parts:
@@ -853,7 +853,7 @@ class Converter:
             out += c * self.table.standin(latex, "expectation", PROBABILISTIC,
                                           sanitize("E_" + _slug(tokens(inside))))
         keep = {x.name for x in out.free_symbols}
-        self.table.forget((set(self.table.symbols) - before) - keep)
+        self.table.rollback(mark, keep)
         used |= keep
         ph = {x: sp.Symbol(self._ph(x.name).replace("{", "").replace("}", ""))
               for x in out.free_symbols}

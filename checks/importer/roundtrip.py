@@ -76,7 +76,7 @@ class _Lookup(SymbolTable):
                 self.index.setdefault(canonical(info.latex), set()).add(name)
                 self.loose.setdefault(_unfont(canonical(info.latex)), set()).add(name)
                 self.gists.setdefault(_unfont(gist(info.latex)), set()).add(name)
-        self.missing: list[str] = []
+        self.missing: list[tuple[str, str]] = []     # (LaTeX, name) not resolved
 
     def _find(self, latex: str, name: str | None = None) -> str | None:
         hits = self.index.get(canonical(latex), set())
@@ -99,19 +99,25 @@ class _Lookup(SymbolTable):
     def symbol(self, name: str, latex: str) -> sp.Symbol:
         got = self._find(latex, name)
         if got is None:
-            self.missing.append(latex)
+            self.missing.append((latex, name))
             got = name
         return sp.Symbol(got, real=True)
 
     def standin(self, latex, what, kind, stem, nonnegative=False, **extra) -> sp.Symbol:
         got = self._find(latex)
         if got is None:
-            self.missing.append(latex)
             got = "unresolved_" + stem
+            self.missing.append((latex, got))
         return sp.Symbol(got, real=True)
 
-    def forget(self, names) -> None:
-        """Nothing to forget: the lookup makes no symbols."""
+    def checkpoint(self):
+        return len(self.missing)
+
+    def rollback(self, mark, keep=frozenset()) -> None:
+        """The lookup makes no symbols: what it could not resolve since ``mark`` no longer
+        counts, but for the names kept."""
+        self.missing = self.missing[:mark] + [
+            (latex, name) for latex, name in self.missing[mark:] if name in keep]
 
     def is_probabilistic(self, sym) -> bool:
         return self.source.is_probabilistic(sym)

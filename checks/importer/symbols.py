@@ -153,9 +153,14 @@ class SymbolTable:
             self.symbols[name] = info
         return sp.Symbol(name, real=True)
 
-    def forget(self, names) -> None:
-        """Drop symbols made while reading something that was then read another way."""
-        for name in names:
+    def checkpoint(self):
+        """A mark to :meth:`rollback` to."""
+        return set(self.symbols)
+
+    def rollback(self, mark, keep=frozenset()) -> None:
+        """Drop the symbols made since ``mark`` (but those in ``keep``): what was read
+        while trying a reading that was then not taken."""
+        for name in (set(self.symbols) - mark) - set(keep):
             info = self.symbols.pop(name, None)
             if info is not None and info.standin is not None:
                 self._by_latex = {k: v for k, v in self._by_latex.items() if v != name}
