@@ -801,7 +801,11 @@ class Converter:
         expectation names its variable (``E_\\xi``, ``E_{\\zeta_t}``), the factors that do
         not mention it, provided one factor of the term does
         (``\\mathbb{E}_\\xi[2\\eta\\|\\nabla l_\\xi - \\nabla l\\|\\,\\|\\theta_t - \\theta^*\\|]`` is
-        ``2\\eta\\|\\theta_t-\\theta^*\\|\\,\\mathbb{E}_\\xi[\\|\\nabla l_\\xi-\\nabla l\\|]``).  A placeholder
+        ``2\\eta\\|\\theta_t-\\theta^*\\|\\,\\mathbb{E}_\\xi[\\|\\nabla l_\\xi-\\nabla l\\|]``), and a whole
+        term that does not mention it, provided another term does: what the content prints
+        beside the variable is held fixed by the expectation
+        (``\\mathbb{E}_\\xi[(g_\\xi - \\gamma\\nabla l)^T(\\theta_t-\\theta^*)]`` is
+        ``\\mathbb{E}_\\xi[g_\\xi^T(\\theta_t-\\theta^*)] - \\gamma\\nabla l^T(\\theta_t-\\theta^*)``).  A placeholder
         for the result, or None where nothing leaves (the whole is then one stand-in, as
         printed) or the content does not read as a scalar expression."""
         mark = self.table.checkpoint()
@@ -824,13 +828,15 @@ class Converter:
         changed = False
         parts = []
         terms = sp.Add.make_args(sp.expand_mul(expr))
+        # the variable printed in some term: what the others print is held fixed
+        named = variables is not None and any(mentions(x) for x in expr.free_symbols)
         for term in terms:
             coeff, factors = term.as_coeff_mul()
             if variables is None:
                 random = [f for f in factors if f.free_symbols]
             else:
                 random = [f for f in factors if any(mentions(x) for x in f.free_symbols)]
-                if not random:
+                if not random and not named:
                     # nothing names the variable: a stand-in may still depend on it
                     # (θ_{t+1} on ζ_t); only the parameters leave
                     random = [f for f in factors if any(self.table.is_opaque(x)

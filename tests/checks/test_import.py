@@ -437,6 +437,17 @@ def test_expectations_are_linear_in_what_they_do_not_average():
     q = conv.side(r"\mathbb{E}_{\xi}[-2\eta[g_{\xi}(\theta_t)-\gamma\nabla l(\theta_t)"
                   r"+\gamma\nabla l(\theta_t)]^{T}(\theta_{t}-\theta^{*})]")
     assert q.ok and len(q.standins) == 1 and sp.Symbol("eta", real=True) in q.expr.free_symbols
+    # a term that does not print the variable, beside one that does, leaves it whole:
+    # E_ξ[(g_ξ − γ∇l)ᵀ(θ_t − θ*)] = E_ξ[g_ξᵀ(θ_t − θ*)] − γ∇lᵀ(θ_t − θ*)
+    r = conv.side(r"\mathbb{E}_{\xi}[2\eta[g_{\xi}(\theta_t)-\gamma\nabla l(\theta_t)]^{T}"
+                  r"(\theta_{t}-\theta^{*})]")
+    assert r.ok, r.error
+    s = {x.name: x for x in r.expr.free_symbols}
+    kinds = {n: table.symbols[n].standin.what for n in s if table.symbols[n].standin}
+    (e,) = [n for n, w in kinds.items() if w == "expectation"]
+    (ip,) = [n for n, w in kinds.items() if w != "expectation"]
+    assert r"\xi" in table.symbols[e].latex and r"\xi" not in table.symbols[ip].latex
+    assert sp.expand(r.expr - 2 * s["eta"] * (s[e] - s["gamma"] * s[ip])) == 0
     # nothing names ζ_t: θ_{t+1} may depend on it, the expectation stays whole; an
     # expectation that names no variable keeps its symbols; what was read inside a
     # whole one is not left in the table
