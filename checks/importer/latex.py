@@ -480,7 +480,7 @@ def _top_sum(items) -> bool:
 
 
 def _flat(items) -> str:
-    if isinstance(items, list):
+    if isinstance(items, (list, tuple)):
         return "{" + " ".join(_flat(i) for i in items) + "}"
     return items
 
@@ -639,8 +639,89 @@ def gist(latex: str) -> str:
     ``\\nabla f`` is ``\\nabla f(x_k)``), and terms that cancel inside a norm or a bracket
     are dropped (``\\|a - b + b\\|`` is ``\\|a\\|``).  Two quantities with one gist are
     the same only where nothing else has that gist: callers require a unique match."""
+    return " ".join(_flat(i) for i in _gist_tree(latex))
+
+
+@functools.lru_cache(maxsize=16384)
+def _gist_tree(latex: str) -> tuple:
     s = clean(latex)
     s = re.sub(r"(?<!\\)\|\|", r"\\|", s)
     toks = [t for t in tokens(s) if not t.isspace()]
     items, _ = _groups(toks)
-    return " ".join(_flat(i) for i in _gist_items(_norm_items(items)))
+    return tuple(_freeze(i) for i in _gist_items(_norm_items(items)))
+
+
+def _freeze(item):
+    return tuple(_freeze(i) for i in item) if isinstance(item, list) else item
+
+
+#: font commands a declared meaning may leave out (``\mathcal A`` printed, ``A`` declared)
+_FONTS = {"\\mathcal", "\\mathscr", "\\mathfrak"}
+#: operators whose subscript is no index but what they average over (``\\mathbb E_\\xi``)
+_NOT_INDEXED = {"\\mathbb", "\\Pr", "\\operatorname"}
+#: the letters papers index iterates, samples and coordinates by
+_INDEX_LETTERS = {"i", "j", "k", "l", "m", "n", "s", "t", "\\tau"}
+
+
+def _unfonted(items) -> list:
+    return [_unfonted(i) if isinstance(i, tuple) else i for i in items if i not in _FONTS]
+
+
+def _index_script(items, k: int) -> bool:
+    """``items[k:k+2]`` is an index a shorthand leaves out: a subscript (``_k``,
+    ``_{i\\in\\mathcal S_k}``) or a parenthesised superscript (``^{(i)}``) — not a power."""
+    if k + 1 >= len(items):
+        return False
+    arg = items[k + 1]
+    if items[k] == "_":
+        # an index letter, alone or ranging (``_{i\\in\\mathcal S_k}``, ``_{t=0}``), not a
+        # parameter (``\\mathcal D_\\alpha``, ``\\sigma_{\\mathrm{DP}}``, ``x_0``)
+        head = arg[0] if isinstance(arg, list) and arg else arg
+        rest = arg[1] if isinstance(arg, list) and len(arg) > 1 else None
+        return head in _INDEX_LETTERS and (rest is None or rest in ("\\in", "=", "\\le",
+                                                                   "\\leq", "<"))
+    return items[k] == "^" and isinstance(arg, list) and len(arg) >= 3 \
+        and arg[0] == "(" and arg[-1] == ")"
+
+
+def _abbrev(short: list, full: list) -> bool:
+    i = j = 0
+    while i < len(short) and j < len(full):
+        a, b = short[i], full[j]
+        if isinstance(a, list) != isinstance(b, list):
+            return False
+        if isinstance(a, list):
+            if not _abbrev(a, b):
+                return False
+        elif a != b:
+            return False
+        i, j = i + 1, j + 1
+        # a letter (or \sum) the shorthand prints bare: the full form's indices left out
+        if isinstance(a, str) and a not in _NOT_INDEXED and (i < 2 or short[i - 2]
+                                                              not in _NOT_INDEXED) \
+                and (re.fullmatch(r"[A-Za-z]", a) or a in _RANGED
+                                   or (a.startswith("\\") and a[1:].isalpha()
+                                       and a not in RELATIONS and a not in ("\\nabla",
+                                                                            "\\partial"))):
+            nxt = short[i] if i < len(short) else None
+            while j < len(full) and full[j] in ("_", "^") and nxt != full[j] \
+                    and _index_script(full, j):
+                j += 2
+    return i == len(short) and j == len(full)
+
+
+def abbreviates(short: str, full: str) -> bool:
+    """``short`` is ``full`` written with indices left out, as a declared meaning may be
+    (``\\mathbb E_k\\|\\sum h g\\|^2`` for the printed
+    ``\\mathbb{E}_{k}\\|\\sum_{i\\in\\mathcal{S}_{k}}h_{k}^{(i)}\\boldsymbol{g}_{k}^{(i)}\\|^{2}``):
+    in the :func:`gist` of both, every symbol ``short`` prints bare may carry a subscript
+    or a parenthesised superscript in ``full``; everything else (powers, primes, the
+    indices ``short`` does print) agrees.  A letter bare in one quantity and indexed in
+    another is the same only where nothing else reads so: callers require a unique match."""
+    a = _unfonted(_gist_tree(short))
+    b = _unfonted(_gist_tree(full))
+    return _abbrev(_thaw(a), _thaw(b))
+
+
+def _thaw(item):
+    return [_thaw(i) for i in item] if isinstance(item, (list, tuple)) else item

@@ -33,7 +33,7 @@ import mpmath
 import sympy as sp
 
 from checks.importer.formulas import Converter
-from checks.importer.latex import canonical, gist
+from checks.importer.latex import abbreviates, canonical, gist
 from checks.importer.symbols import SymbolTable
 from theory.model import Rel, StepKind, walk_steps
 
@@ -94,6 +94,14 @@ class _Lookup(SymbolTable):
         hits = self.gists.get(_unfont(gist(latex)), set())
         if len(hits) == 1:
             return next(iter(hits))
+        # a compound quantity declared with its indices left out (E_k‖Σ h g‖² for the
+        # printed E_k‖Σ_{i∈S_k} h_k^{(i)} g_k^{(i)}‖²): only where one imported quantity
+        # reads so
+        if name is None:
+            hits = {n for n, info in self.source.symbols.items()
+                    if info.latex and abbreviates(latex, info.latex)}
+            if len(hits) == 1:
+                return next(iter(hits))
         return None
 
     def symbol(self, name: str, latex: str) -> sp.Symbol:

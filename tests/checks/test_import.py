@@ -402,6 +402,49 @@ def test_gist_reads_a_shorthand_and_no_more():
         assert gist(a) != gist(b), (a, b)
 
 
+def test_abbreviation_leaves_out_indices_and_nothing_else():
+    from checks.importer.latex import abbreviates
+    full = (r"\mathbb{E}_{k}\left\|\sum_{i\in\mathcal{S}_{k}}h_{k}^{(i)}"
+            r"\boldsymbol{g}_{k}^{(i)}\right\|^{2}")
+    assert abbreviates(r"\mathbb E_k\|\sum h g\|^2", full)
+    assert abbreviates(r"\mathbb E_k\|\sum_{i} h_k g_k\|^2", full)
+    assert abbreviates(r"\|g\|", r"\|g_{t}\|") and abbreviates(r"h^2", r"h_k^2")
+    for short, longer in [(r"\mathbb E_k\|\sum h g\|^2", r"\mathbb{E}_{k}\|h_{k}g_{k}\|^{2}"),
+                          (r"\|g_t\|", r"\|g_k\|"),            # an index printed differently
+                          (r"h", r"h^{2}"),                    # a power is no index
+                          (r"\mathbb E[x]", r"\mathbb E_{\xi}[x]"),   # what E averages over
+                          (r"\Pr[x]", r"\Pr_{\xi}[x]"),
+                          (r"\mathcal D(P)", r"\mathcal{D}_{\alpha}(P)"),  # a parameter
+                          (r"\sigma", r"\sigma_{\text{DP}}"), (r"x", r"x_{0}"),
+                          (r"\mathbb E_k\|\sum h g\|^2", full + "+1")]:
+        assert not abbreviates(short, longer), (short, longer)
+
+
+def test_round_trip_reads_a_declared_meaning_without_its_indices(tmp_path):
+    """E_k‖Σ h g‖² declared for the printed E_k‖Σ_{i∈S_k} h_k^{(i)} g_k^{(i)}‖² is mapped —
+    but not where two printed quantities read so."""
+    from checks.importer.roundtrip import compare
+    from theory.model import Result, Step
+    from theory.quantities import DIMLESS, table
+    hand = table("rt3-hand", "a hand encoding")
+    esum = hand.quantity("esum", DIMLESS, "E_k‖Σ h g‖²", r"\mathbb E_k\|\sum h g\|^2")
+    eta = hand.quantity("eta", DIMLESS, "η", r"\eta", positive=True)
+    rows = [Step("one", esum, "<=", eta, eq="1")]
+    hand_results = [Result("rt3-hand:lem-1", "", "", statement=tuple(rows))]
+    one = (r"\mathbb{E}_{k}\left\|\sum_{i\in\mathcal{S}_{k}}h_{k}^{(i)}g_{k}^{(i)}\right\|^{2}"
+           r" \leq \eta \tag{1}")
+    two = (r"\mathbb{E}_{k}\left\|\sum_{j\in\mathcal{B}_{k}}h_{k}^{(j)}g_{k}^{(j)}\right\|^{2}"
+           r" \leq 2\eta \tag{2}")
+    for body, found in (([one], 1), ([one, two], 0)):
+        md = tmp_path / f"rt3_{found}.md"
+        md.write_text("**Lemma 1.** *We have*\n\n" + "\n\n".join(f"$${b}$$" for b in body) + "\n")
+        draft, text = import_paper(md, "rt3-imported")
+        f = tmp_path / f"rt3_imported_{found}.py"
+        f.write_text(text)
+        rec = compare(_load(f).RESULTS, hand_results, draft.table, hand.declared())
+        assert rec.matched == found, (body, rec.unmatched)
+
+
 def test_stacked_relations_and_plus_minus_definitions():
     from checks.importer.draft import _prose_definitions
     from checks.importer.latex import Row, relations
