@@ -109,10 +109,14 @@ def warm_up(selectors: list[str] | None) -> None:
 
 
 class LocalProcesses(Executor):
-    def __init__(self, processes: int):
+    """``fresh``: every task in a process of its own (forked from the server, which
+    preloaded everything: no task sees what another left in a process)."""
+
+    def __init__(self, processes: int, fresh: bool = False):
         if processes < 1:
             raise ValueError(f"processes must be >= 1, got {processes}")
-        self.pool = _context().Pool(processes=processes, initializer=_ignore_sigint)
+        self.pool = _context().Pool(processes=processes, initializer=_ignore_sigint,
+                                    maxtasksperchild=1 if fresh else None)
 
     def imap_unordered(self, fn, tasks):
         it = self.pool.imap_unordered(fn, list(tasks))
@@ -190,7 +194,10 @@ class DaskCluster(Executor):
         self.client.close()
 
 
-def make_executor(*, jobs: int, scheduler: str | None, n_tasks: int) -> Executor:
+def make_executor(*, jobs: int, scheduler: str | None, n_tasks: int,
+                  fresh: bool = False) -> Executor:
+    """A local pool (``fresh``: a new process per task) or the Dask cluster (whose
+    workers are long-lived: ``fresh`` cannot be had there)."""
     if scheduler:
         return DaskCluster(scheduler)
-    return LocalProcesses(min(jobs, max(1, n_tasks)))
+    return LocalProcesses(min(jobs, max(1, n_tasks)), fresh=fresh)

@@ -1122,6 +1122,25 @@ def search(claim: Claim, *, budget: int = 2000, seed: int = 0,
     return out
 
 
+def admissible_sample(claim: Claim, n: int, seed: int = 0
+                      ) -> tuple[list[sp.Symbol], np.ndarray, np.ndarray]:
+    """``n`` points drawn as the random phase of :func:`search` draws them: (the claim's
+    symbols, their values as a (k x n) float array, the mask of the points that meet
+    every hypothesis in floats).  Evidence only (nothing is confirmed): the repair search
+    (:mod:`checks.repair`) tests candidate lines on these points before it judges one."""
+    if not isinstance(n, int) or n < 1:
+        raise ValueError(f"n must be an integer >= 1, got {n!r}")
+    ev = SlackEvaluator(claim)
+    if not ev.syms:
+        return [], np.zeros((0, 1)), np.ones(1, dtype=bool)
+    doms = _domains(claim)
+    rng = np.random.default_rng(seed)
+    k = len(doms)
+    vals = _sample(doms, rng.integers(0, N_MODES, size=(k, n)), rng.random((k, n)))
+    ok, _ = ev.slacks_np(vals)
+    return list(ev.syms), vals, ok
+
+
 def _confirm_simplified(claim, ev, x):
     """Confirm the simplified point, else the point as found."""
     simple = simplify_point(ev, x)

@@ -217,6 +217,12 @@ def split_relations(rows: list[Row]) -> tuple[list[Side], list[str]]:
         toks = tokens(clean(row.latex))
         depth = 0
         i = 0
+        if r and rels and rels[-1] != BREAK and "".join(cur).strip() and _own_left_side(row):
+            # "η &= 1/L \\ f &≤ ηL": the row is an equation of its own, not the rest of
+            # the previous right side (which read η = (1/L)·f ≤ ηL)
+            sides.append(Side(join(cur).strip(), cur_row))
+            rels.append(BREAK)
+            cur = []
         if not cur:
             cur_row = r
         while i < len(toks):
@@ -255,6 +261,31 @@ BREAK = ","
 def _ends_sentence(toks) -> bool:
     rest = [t for t in toks if not t.isspace()]
     return bool(rest) and rest[-1] in (",", ";", ".") and len(rest) > 1
+
+
+#: tokens a broken side's next row starts with (the rest of a sum, a product, a bracket)
+_CONTINUATION = {"+", "-", "−", "\\cdot", "\\times", "\\pm", "\\mp", "/", "*", "\\circ", ")",
+                 "]", "}", "\\}", "\\rangle", "\\rceil", "\\rfloor", "^", "_", ","}
+
+
+def _own_left_side(row: Row) -> bool:
+    """A row that prints its own left side before a relation (``f &\\le g``, or ``f \\le g``
+    in a gather): an equation of its own.  A broken side's next row starts with ``&``, an
+    operator or a relation instead."""
+    if row.latex.lstrip().startswith("&"):
+        return False
+    toks = [t for t in tokens(clean(row.latex)) if not t.isspace()]
+    if not toks or toks[0] in RELATIONS or toks[0] in _CONTINUATION or toks[:2] == [":", "="]:
+        return False
+    depth = 0
+    for i, t in enumerate(toks):
+        if t in OPEN or t == "\\begin":
+            depth += 1
+        elif t in CLOSE or t == "\\end":
+            depth = max(0, depth - 1)
+        elif depth == 0 and _is_relation(toks, i) is not None and not _inside_script(toks, i):
+            return True
+    return False
 
 
 def _starts_relation(row: Row) -> bool:

@@ -13,6 +13,7 @@ import html
 import re
 import tarfile
 import tempfile
+import zlib
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -55,8 +56,10 @@ def read(source: str | Path) -> Document:
             return read_rendering(text, str(source))
     except TexError as exc:
         raise SourceError(str(exc)) from None
-    except (OSError, tarfile.TarError) as exc:
-        raise SourceError(f"cannot read {str(source)!r}: {exc}") from None
+    except (OSError, EOFError, zlib.error, tarfile.TarError) as exc:   # (EOF: a cut archive)
+        # one line: tarfile lists every compression it tried, one per line
+        why = str(exc).splitlines()[0].rstrip(": ") if str(exc).strip() else type(exc).__name__
+        raise SourceError(f"cannot read {str(source)!r}: {why}") from None
     raise SourceError(f"SOURCE {str(source)!r} holds no LaTeX this importer reads (a .tex file, "
                       "an arXiv source folder or .tar.gz, an arXiv HTML page, Markdown with "
                       "$...$ math, or a text rendering that keeps LaTeX)")

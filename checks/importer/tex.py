@@ -116,17 +116,17 @@ def collect_macros(text: str):
                     macros[target] = (0, None, "\\text{" + body + "}")
                     pos_remove.append((node.pos, node.pos + node.len))
                     continue
-                if name == "newtheorem" and len(args) >= 5:
-                    env = strip_braces(arg_text(args[1])).strip()
-                    shared = strip_braces(arg_text(args[2])) if args[2] else None
-                    printed = strip_braces(arg_text(args[3]))
-                    within = strip_braces(arg_text(args[4])) if args[4] else None
-                    theorems[env] = (printed, shared, within)
-                    pos_remove.append((node.pos, node.pos + node.len))
-                    continue
             if hasattr(node, "nodelist"):
                 visit(node.nodelist)
     visit(nodes)
+    # \newtheorem{env}[shared]{Printed}[within]: read here, pylatexenc parses no arguments
+    # of \newtheorem (every declaration was dropped: no shared counters, no [section])
+    for m in re.finditer(r"\\newtheorem\s*\*?\s*\{([^{}]+)\}\s*(?:\[([^\]]*)\])?\s*"
+                         r"\{([^{}]*)\}(?:\s*\[([^\]]*)\])?", text):
+        env, shared, printed, within = m.groups()
+        theorems[env.strip()] = (printed.strip(), shared.strip() if shared else None,
+                                 within.strip() if within else None)
+        pos_remove.append((m.start(), m.end()))
     # \def\name#1#2{body}
     for m in re.finditer(r"\\def\s*\\([A-Za-z]+)((?:#\d)*)\s*\{", text):
         start = m.end() - 1

@@ -25,6 +25,7 @@ from checks.statements.outcome import Outcome
 from checks.statements.paths import parameter_paths, provider_paths, simple
 from checks.statements.space import realise, seeded
 from checks.truth.base import SearchPlan, evaluate_mp
+from theory.model import Tag
 
 #: a truth whose error exceeds this share of its value is not used on an O-form path
 UNRESOLVED = 0.25
@@ -129,6 +130,19 @@ def _confirmed(ev: Evaluator, tail):
     return ok, txt, listed, (last if tail[-1][5] else None)
 
 
+def _barred(cut) -> str:
+    """The paths that a standing assumption stops at their first step (a regime the
+    hypotheses in force exclude: n → ∞ where a printed η falls below 1/T), said — never a
+    silently empty path."""
+    out = []
+    for name, h in cut:
+        if h is not None and h.tag is Tag.STANDING:
+            txt = f"{name} ({h.where or h.name})"
+            if txt not in out:
+                out.append(txt)
+    return "; ".join(out)
+
+
 def o_form(stmt, ev: Evaluator, plan: SearchPlan, *, budget: int, seed: int) -> Outcome:
     """The O-form check (see the module docstring)."""
     prov = ev.prov
@@ -150,10 +164,12 @@ def o_form(stmt, ev: Evaluator, plan: SearchPlan, *, budget: int, seed: int) -> 
     group: dict[str, int] = {}               # the base a path starts from (its budget)
     order = {nm: i for i, nm in enumerate(plan.variables or ())}
     paths.update(provider_paths(ev, bases[-1][1] if bases else {}))
+    cut: list = []
     for i, (label, b) in enumerate(bases[:max(1, plan.bases)]):
         for name, var, pts in parameter_paths(
                 ev, b, variables=plan.variables, steps=plan.path_steps,
-                factor=plan.path_factor, prefix=f"{label}: " if plan.bases > 1 else ""):
+                factor=plan.path_factor, prefix=f"{label}: " if plan.bases > 1 else "",
+                cut=cut):
             paths[name] = pts
             measured[name] = plan.measured is None or var in plan.measured
             rank[name] = order.get(var, 0)
@@ -208,6 +224,9 @@ def o_form(stmt, ev: Evaluator, plan: SearchPlan, *, budget: int, seed: int) -> 
     head = f"{kind(stmt)} {stmt.label} ({prov.name})"
     desc = prov.describe(stmt)
     desc = f"; {desc}" if desc else ""
+    barred = _barred(cut)
+    desc = (f"; paths barred at their first step by a standing assumption: {barred}"
+            if barred else "") + desc
     if not per_path and not srch.tested:
         return srch
     if worst is not None and worst[0][0]:

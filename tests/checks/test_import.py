@@ -71,13 +71,13 @@ def test_small_paper_imports_lints_and_verifies(tmp_path, capsys):
                 "small-tex:lem-1/eq-4", "small-tex:lem-1/eq-2-chain/concludes"):
         assert steps[sid]["verdict"] == "PROVED", (sid, steps[sid])
     # the theorem's chain: the macro \sdp expanded, the wrong constant 3/2 REFUTED
-    assert steps["small-tex:thm-1/part-1"]["verdict"] == "PROVED"
-    wrong = steps["small-tex:thm-1/part-2"]
+    assert steps["small-tex:thm-2/part-1"]["verdict"] == "PROVED"
+    wrong = steps["small-tex:thm-2/part-2"]
     assert wrong["verdict"] == "REFUTED"
     assert wrong["eq"] == "6"
     assert set(wrong["counterexample"]) >= {"alpha", "sigma_DP"}
     refuted = [sid for sid, s in steps.items() if s["verdict"] == "REFUTED"]
-    assert refuted == ["small-tex:thm-1/part-2"]
+    assert refuted == ["small-tex:thm-2/part-2"]
 
 
 def test_small_paper_structure_and_symbols():
@@ -85,7 +85,8 @@ def test_small_paper_structure_and_symbols():
     lem, thm = draft.results
     assert lem.id == "small-tex:lem-1" and lem.title == "A three-line bound"
     assert lem.where == "Bounds, Lemma 1"
-    assert thm.id == "small-tex:thm-1"          # \newtheorem{theorem}[lemma]: shared counter
+    # \newtheorem{theorem}[lemma]: the lemma's counter, so LaTeX prints "Theorem 2"
+    assert thm.id == "small-tex:thm-2"
     assert [h.latex for h in lem.hypotheses] == ["a > 0", "b > 0"]
     assert "sigma_DP" in draft.table.symbols                  # \sigma_{\text{DP}}, via \sdp
     assert "(a+b)^{2} \\leq 2a^{2} + 2b^{2}" in text          # the LaTeX quoted
