@@ -52,9 +52,9 @@ import math
 import numpy as np
 from scipy.special import gammaln, log_ndtr
 
+from checks.truth.accountant_fft import linear_canary_exact
 from checks.truth.divergences import lse as _lse
 from checks.truth.losses import Scenario
-from checks.truth.accountant_fft import linear_canary_exact
 
 #: relative slack on every log-domain end (round-off of log_ndtr, log-sum-exps, D')
 _SLACK = 1e-9
@@ -109,7 +109,7 @@ def _tilt_coeffs(a: float, q: float, r2: float) -> np.ndarray:
     def one(m: int) -> np.ndarray:
         k = np.arange(m + 1)
         return _log_binom(m, q) + k * (k - 1) * r2 / 2
-    lo_ = int(math.floor(a))
+    lo_ = math.floor(a)
     if a == lo_:
         return one(lo_)
     th = a - lo_
