@@ -26,6 +26,7 @@ from checks.repair import edits as E
 from checks.repair import hypotheses as H
 from checks.repair import numeric
 from checks.repair.render import Renderer
+from theory.model import Tag
 
 #: points drawn (floats) to find admissible ones to screen candidates on, and the most
 #: admissible points kept
@@ -249,8 +250,23 @@ def repair_row(loc, report, ctx: RowContext, opts, *, budget: int = DEFAULT_BUDG
     w = _witness_values(report.counterexample, claim.symbols)
     if w is not None:
         batches.append(_points(w, defs))
+    # the screening points meet the hypotheses the paper states; the relations a declared
+    # law or aggregate implies (tag LAW, dozens of them between moments) leave the random
+    # draws almost no admissible point, and a screen of one or two points lets wrong edits
+    # through to the judgement (the judgement itself has every hypothesis)
+    screen = claim
+    if any(h.tag is Tag.LAW for h in hyps):
+        screen = step_claim(st.lhs, st.rel, st.rhs, [h for h in hyps if h.tag is not Tag.LAW])
+    if screen is not claim:
+        # the judgements leave those relations out too (below): the witness of the line
+        # without them screens like any counterexample a judgement turns up
+        free = engine.judge_claim(screen, opts)
+        wf = _witness_values(free.counterexample, claim.symbols) \
+            if free.verdict.value == "REFUTED" else None
+        if wf is not None:
+            batches.append(_points(wf, defs))
     try:
-        syms, vals, ok = falsify.admissible_sample(claim, SCREEN_DRAWS,
+        syms, vals, ok = falsify.admissible_sample(screen, SCREEN_DRAWS,
                                                    seed=claim.seed(opts.seed) ^ 0x5EED)
         keep = np.flatnonzero(ok)[:SCREEN_POINTS]
         if keep.size:
@@ -318,7 +334,11 @@ def repair_row(loc, report, ctx: RowContext, opts, *, budget: int = DEFAULT_BUDG
             return None
         if state["judged"] >= budget:
             return None
-        c2 = step_claim(lhs, st.rel, rhs, new_hyps)
+        # judged without the relations a declared law or aggregate implies: the scalar
+        # search finds almost no admissible point among them (a wrong edit would come out
+        # SUPPORTED), and a repair that holds for free moments holds for every law — a
+        # repair that needs the law's relations is missed, never a wrong one reported
+        c2 = step_claim(lhs, st.rel, rhs, [h for h in new_hyps if h.tag is not Tag.LAW])
         core = None
         if any(engine._class_implied(h) for h in new_hyps):
             core = step_claim(lhs, st.rel, rhs,
