@@ -425,6 +425,10 @@ _RATES = tuple(sp.Rational(1, k) for k in (2, 4, 10, 100, 10**3, 10**4, 10**6, 1
     sp.Rational(3, 4), sp.Rational(9, 10), sp.Rational(99, 100), sp.Rational(999, 1000))
 
 
+#: the most indices whose rates are built one by one (exact rationals, a product per term)
+MAX_RATES = 200
+
+
 def _survival_terms(ag, env, S, n):
     """Survival weights term_t = 1 − Π_{τ>t}(1 − a_τ) realising the sum ``S`` over ``n``
     indices: the rates the definition fixes at their values, the others at one common
@@ -433,6 +437,9 @@ def _survival_terms(ag, env, S, n):
     ``S`` exactly."""
     if S is None:
         return False, f"{ag.symbol}: no value at the witness"
+    if n > MAX_RATES:
+        return False, (f"{ag.symbol}: {n} indices — more than the {MAX_RATES} rates built "
+                       "exactly one by one")
     fixed: dict = {}
     for i, v in ag.rates:
         pos = ag.position(i, n)
@@ -454,10 +461,20 @@ def _survival_terms(ag, env, S, n):
         return out
 
     def show(rates, terms):
-        rs = "; ".join(f"a_{pos} = {rates[pos]}" for pos in sorted(rates))
-        ts = ", ".join(str(x) for x in terms) if n <= 12 else (
-            ", ".join(str(x) for x in terms[:4]) + ", …, " + ", ".join(
-                str(x) for x in terms[-3:]))
+        runs: list = []                  # consecutive equal rates as one run
+        for pos in sorted(rates):
+            if runs and runs[-1][2] == rates[pos] and runs[-1][1] == pos - 1:
+                runs[-1][1] = pos
+            else:
+                runs.append([pos, pos, rates[pos]])
+        rs = "; ".join((f"a_{a}" if a == b else f"a_{a}..a_{b}") + f" = {v}"
+                       for a, b, v in runs)
+
+        def num(x):
+            return str(x) if len(str(x)) <= 40 else f"≈ {sp.N(x, 15)}"
+        ts = ", ".join(num(x) for x in terms) if n <= 12 else (
+            ", ".join(num(x) for x in terms[:4]) + ", …, " + ", ".join(
+                num(x) for x in terms[-3:]))
         return (f"{ag.describe()}: n = {n}; rates {rs}; terms {ts}; sum = {S} (exact)")
 
     if not free:

@@ -167,7 +167,12 @@ def test_survival_weights_are_realised_by_their_rates_exactly():
     assert "a_1 = 5/7" in text and "sum = 3 (exact)" in text
     rates = dict(part.split(" = ") for part in text.split("rates ")[1].split("; terms")[0]
                  .split("; "))
-    vals = {int(k[2:]): sp.Rational(v) for k, v in rates.items()}
+    vals = {}
+    for k, v in rates.items():                     # a run a_i..a_j = v, or one a_i = v
+        lo, _, hi = k.partition("..")
+        for u in range(int(lo[2:]), int((hi or lo)[2:]) + 1):
+            vals[u] = sp.Rational(v)
+    assert sorted(vals) == list(range(1, 10))
     assert all(0 < v <= 1 for v in vals.values())
     total = sum(1 - sp.prod([1 - vals[u] for u in range(k + 1, 10)]) for k in range(10))
     assert total == 3
