@@ -461,9 +461,10 @@ def _survival_terms(ag, env, S, n):
         return out
 
     def show(rates, terms):
-        runs: list = []                  # consecutive equal rates as one run
+        runs: list = []                  # consecutive equal free rates as one run
         for pos in sorted(rates):
-            if runs and runs[-1][2] == rates[pos] and runs[-1][1] == pos - 1:
+            if runs and runs[-1][2] == rates[pos] and runs[-1][1] == pos - 1 and \
+                    pos not in fixed and runs[-1][0] not in fixed:
                 runs[-1][1] = pos
             else:
                 runs.append([pos, pos, rates[pos]])
