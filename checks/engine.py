@@ -78,7 +78,6 @@ class Options:
     budget: int = DEFAULT_BUDGET
     seed: int = DEFAULT_SEED
     rlimit: int = prove.DEFAULT_RLIMIT
-    timeout_ms: int = prove.DEFAULT_TIMEOUT_MS
     cache: dict = field(default_factory=dict)
     disk: "_cache.DiskCache | None" = None
 
@@ -141,8 +140,7 @@ def _judge(claim: Claim, opts: Options, core: Claim | None = None) -> ClaimOutco
     # the full SymPy stage waits until the search has found no witness: the verdict is
     # that of prove() then search (a claim the search refutes is false, so the SymPy
     # stage could not have proved it), without the stage's cost on refuted claims
-    pr = prove.prove(target, rlimit=opts.rlimit, timeout_ms=opts.timeout_ms,
-                     full_sympy=False)
+    pr = prove.prove(target, rlimit=opts.rlimit, full_sympy=False)
     if pr.status == "proved":
         return ClaimOutcome(Verdict.PROVED, pr.method, pr.detail)
     exact_model = pr.status == "model" and pr.exact     # prove() would have stopped there
@@ -170,7 +168,7 @@ def _judge(claim: Claim, opts: Options, core: Claim | None = None) -> ClaimOutco
         # relation) and the search found none: ask the prover about the full claim (a
         # proof, or a model that satisfies the implied relations).  Skipped when the
         # prover gave no model (it timed out: it would again, at a cost)
-        pr2 = prove.prove(claim, rlimit=opts.rlimit, timeout_ms=opts.timeout_ms)
+        pr2 = prove.prove(claim, rlimit=opts.rlimit)
         if pr2.status == "proved":
             return ClaimOutcome(Verdict.PROVED, pr2.method,
                                 pr2.detail + " (with the implied hypotheses)")
