@@ -13,7 +13,9 @@
     dpcheck oracles [--format table|json] (registered step oracles and truth providers)
 
 Exit codes: 0 success; 1 ``--strict`` and something REFUTED/VIOLATED; 2 bad input
-(unknown id, bad option, unwritable output).  User mistakes never print a traceback.
+(unknown id, bad option, unwritable output); 3 a result could not be checked (its worker
+process died or the watchdog ended it: the output names it and why; the other results are
+checked and written).  User mistakes never print a traceback.
 """
 from __future__ import annotations
 
@@ -29,7 +31,7 @@ from pathlib import Path
 
 from checks import __version__
 
-EXIT_OK, EXIT_STRICT, EXIT_USAGE = 0, 1, 2
+EXIT_OK, EXIT_STRICT, EXIT_USAGE, EXIT_ERROR = 0, 1, 2, 3
 
 
 class UsageError(Exception):
@@ -111,29 +113,108 @@ def _warm_up_workers(args) -> None:
     executor.warm_up(list(args.ids or ()))
 
 
+#: seconds between two plain progress lines (stderr not a terminal);
+#: ``$DPCHECK_PROGRESS_EVERY`` overrides it
+PROGRESS_EVERY = 5.0
+
+
+class _PlainProgress:
+    """Progress as plain lines on stderr when it is not a terminal (a log, CI, a pipe):
+    every PROGRESS_EVERY seconds, ``verify: D/N results done (C from the cache);
+    checking: ID (S s), ...``, from a thread (the run may be one long check)."""
+
+    def __init__(self, total: int, file=None):
+        import threading
+        self.total, self.file = total, file if file is not None else sys.stderr
+        self.done = self.cached = 0
+        self.running: dict[str, float] = {}
+        self.lock = threading.Lock()
+        self.stop = threading.Event()
+        try:
+            self.every = float(os.environ.get("DPCHECK_PROGRESS_EVERY", "") or PROGRESS_EVERY)
+        except ValueError:
+            self.every = PROGRESS_EVERY
+        self.thread = threading.Thread(target=self._loop, name="dpcheck-progress",
+                                       daemon=True)
+
+    def event(self, kind: str, result_id: str) -> None:
+        import time
+        with self.lock:
+            if kind == "start":
+                self.running[result_id] = time.monotonic()
+            else:
+                self.running.pop(result_id, None)
+                self.done += 1
+                self.cached += kind == "cached"
+
+    def line(self) -> str:
+        import time
+        now = time.monotonic()
+        with self.lock:
+            head = f"verify: {self.done}/{self.total} results done"
+            if self.cached:
+                head += f" ({self.cached} from the cache)"
+            busy = sorted(self.running.items(), key=lambda kv: kv[1])
+        if busy:
+            head += "; checking: " + ", ".join(f"{rid} ({now - t0:.0f} s)"
+                                               for rid, t0 in busy[:4])
+            if len(busy) > 4:
+                head += f" and {len(busy) - 4} more"
+        return head
+
+    def _loop(self) -> None:
+        while not self.stop.wait(self.every):
+            try:
+                print(self.line(), file=self.file, flush=True)
+            except (OSError, ValueError):     # stderr closed: nothing to tell
+                return
+
+    def __enter__(self):
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.stop.set()
+        self.thread.join()
+        return False
+
+
 def run_verify(results, *, budget: int, seed: int, progress: bool, use_cache: bool = False,
-               scheduler: str | None = None):
-    """Run the engine over ``results`` with a rich progress bar on stderr."""
-    from checks import engine
+               scheduler: str | None = None, isolate: bool = False,
+               memory: str | None = None, watchdog: float | None = None):
+    """Run the engine over ``results`` with a rich progress bar on stderr (plain lines
+    every few seconds when stderr is not a terminal), every checking process under the
+    memory limit (:mod:`checks.resources`), this one included."""
+    from checks import engine, resources
     from rich.console import Console
     from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
                                TimeElapsedColumn)
 
+    try:
+        jobs = engine.default_jobs()
+        budget_bytes = resources.memory_budget(jobs, memory, name="--memory")
+        watch = resources.watchdog_seconds(watchdog)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
     err = Console(stderr=True)
     show = progress and err.is_terminal
+    plain = _PlainProgress(len(results)) if progress and not show else None
     total = engine.count_steps(results) if show else None   # planning costs: only for a bar
     with Progress(TextColumn("[bold]verify"), BarColumn(), MofNCompleteColumn(),
                   TimeElapsedColumn(), TextColumn("{task.description}"),
-                  console=err, transient=True, disable=not show) as bar:
+                  console=err, transient=True, disable=not show) as bar, \
+            (plain or contextlib.nullcontext()), resources.memory_limit(budget_bytes):
         task = bar.add_task("", total=total)
 
         def tick(step_id: str) -> None:
             bar.update(task, advance=1, description=step_id[-60:])
 
         try:
-            return engine.verify(results, budget=budget, seed=seed,
+            return engine.verify(results, budget=budget, seed=seed, jobs=jobs,
                                  progress=tick if show else None,
-                                 use_cache=use_cache, scheduler=scheduler)
+                                 events=plain.event if plain is not None else None,
+                                 use_cache=use_cache, scheduler=scheduler, isolate=isolate,
+                                 memory=budget_bytes, watchdog=watch)
         except ValueError as exc:          # e.g. an unreachable scheduler: one line
             raise UsageError(str(exc)) from None
 
@@ -382,9 +463,14 @@ def cmd_verify(args) -> int:
         from checks.output import check_destination
         with _output_refusals():
             check_destination(args.out, force=args.force)
+    from theory.registry import looks_like_path
     reports = run_verify(results, budget=args.budget, seed=args.seed,
                          progress=not args.no_progress, use_cache=not args.no_cache,
-                         scheduler=args.scheduler)
+                         scheduler=args.scheduler, memory=args.memory,
+                         watchdog=args.watchdog,
+                         # a paper file's code (its own providers, oracles) runs in worker
+                         # processes, under the memory limit and the watchdog
+                         isolate=any(looks_like_path(s) for s in args.ids or ()))
     if args.format == "json":
         text = json.dumps(report_json(reports, seed=args.seed, budget=args.budget),
                           indent=2, sort_keys=False) + "\n"
@@ -411,6 +497,11 @@ def cmd_verify(args) -> int:
         print(f"wrote {args.out}", file=sys.stderr)
     elif text is not None:
         sys.stdout.write(text)
+    failed = [r for r in reports if r.error]
+    for r in failed:
+        print(f"dpcheck verify: {r.id}: {r.error}", file=sys.stderr)
+    if failed:
+        return EXIT_ERROR
     if args.strict:
         bad = any(s.verdict.value == "REFUTED" for r in reports for s in r.steps) or \
             any(r.statement.verdict.value == "VIOLATED" for r in reports)
@@ -1219,6 +1310,15 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     v.add_argument("--no-cache", action="store_true",
                    help="re-check everything: neither read nor write the verdict cache "
                         "(.dpcheck-cache/, or $DPCHECK_CACHE_DIR)")
+    v.add_argument("--memory", metavar="SIZE", default=None,
+                   help="memory each checking process may allocate (e.g. 4G, 1500M, off; "
+                        "default $DPCHECK_MEMORY, else 80%% of the machine's memory shared "
+                        "among the workers): beyond it a truth is out of reach at that "
+                        "scenario, a step UNCHECKED, with the reason")
+    v.add_argument("--watchdog", metavar="SECONDS", default=None,
+                   help="end a worker's task after this long without a finished check and "
+                        "report its result as an error (default $DPCHECK_WATCHDOG, else "
+                        "900; 0: never)")
     budget_seed(v)
     v.set_defaults(func=cmd_verify)
 

@@ -61,6 +61,7 @@ from typing import Callable, Iterable
 import sympy as sp
 
 from checks import cache as _cache
+from checks import resources
 from checks.determinism import pin_blas_threads, pin_hypothesis
 from checks.executor import default_jobs  # re-exported: engine.default_jobs
 from checks import falsify, prove, units
@@ -80,6 +81,9 @@ class Options:
     rlimit: int = prove.DEFAULT_RLIMIT
     cache: dict = field(default_factory=dict)
     disk: "_cache.DiskCache | None" = None
+    #: answer from the disk cache only: a check it lacks raises :class:`_Miss` (the parent
+    #: of a parallel run answers fully cached results itself, without a worker)
+    cache_only: bool = False
 
     def __post_init__(self):
         if not isinstance(self.budget, int) or self.budget < 1:
@@ -158,7 +162,7 @@ def _judge(claim: Claim, opts: Options, core: Claim | None = None) -> ClaimOutco
     except Exception as exc:  # an expression the evaluators cannot handle
         return sympy_proof() or ClaimOutcome(
             Verdict.UNCHECKED, "search", f"{pr.detail}; numeric search failed: "
-                                         f"{type(exc).__name__}: {_short(str(exc))}")
+                                         f"{_failure(exc)}")
     if sr.counterexample is None:
         got = sympy_proof()
         if got is not None:
@@ -206,6 +210,14 @@ def _judge(claim: Claim, opts: Options, core: Claim | None = None) -> ClaimOutco
 
 def _short(s: str, n: int = 160) -> str:
     return s if len(s) <= n else s[: n - 3] + "..."
+
+
+def _failure(exc: BaseException) -> str:
+    """A caught exception as a row's reason: a MemoryError as the memory limit it hit
+    (and counted: the row is then not cached, :func:`checks.resources.why`)."""
+    if isinstance(exc, MemoryError):
+        return resources.why(exc)
+    return f"{type(exc).__name__}: {_short(str(exc))}"
 
 
 def _report(id_, eq, kind, outcome: ClaimOutcome, seconds: float) -> StepReport:
@@ -306,8 +318,7 @@ def _check_step(loc: Located, opts: Options | None = None, *, definition: bool =
             except Exception as exc:
                 return StepReport(loc.id, st.eq, kind, Verdict.UNCHECKED,
                                   f"oracle:{st.oracle}",
-                                  detail=f"oracle failed: {type(exc).__name__}: "
-                                         f"{_short(str(exc))}",
+                                  detail=f"oracle failed: {_failure(exc)}",
                                   seconds=time.perf_counter() - t0)
             rep.id, rep.eq, rep.kind = loc.id, st.eq, kind
             if not rep.seconds:
@@ -791,6 +802,10 @@ def _planned_ids(result: Result) -> tuple[str, ...]:
 _SETTLED = (Verdict.PROVED, Verdict.CITED, Verdict.DEFINED)
 
 
+class _Miss(Exception):
+    """A check the disk cache lacks, in a cache-only run (:attr:`Options.cache_only`)."""
+
+
 def _run_cached(pc: PlannedCheck, opts: Options) -> StepReport | None:
     disk = opts.disk
     k = None
@@ -800,13 +815,17 @@ def _run_cached(pc: PlannedCheck, opts: Options) -> StepReport | None:
         hit = disk.get(k)
         if hit is not None:
             return None if hit.get("none") else StepReport.from_json(hit)
+    if opts.cache_only:
+        raise _Miss(pc.id)
+    oom = resources.memory_errors()
     try:
         sr = pc.run(opts)
     except Exception as exc:  # a bug or an unsupported construct: say so, go on
         sr = StepReport(pc.id, pc.eq, pc.kind, Verdict.UNCHECKED, "error",
-                        detail=f"{type(exc).__name__}: {_short(str(exc))}")
+                        detail=_failure(exc))
         k = None  # never cache a crash
-    if k is not None:
+    if k is not None and resources.memory_errors() == oom:
+        # (an outcome shaped by the memory limit depends on the machine: not cached)
         disk.put(k, {"none": True} if sr is None else sr.to_json())
     return sr
 
@@ -959,13 +978,15 @@ def _statements(result: Result, opts: Options):
             rep = StatementReport(StatementVerdict(hit["verdict"]), hit["detail"],
                                   hit["witness"], hit["ratio"])
             return rep, {lbl: statements.Outcome(**o) for lbl, o in hit["outcomes"].items()}
+    if opts.cache_only:
+        raise _Miss(result.id + "/statements")
+    oom = resources.memory_errors()
     try:
         rep, outs = statements.check_result_statements(result, budget=opts.budget, seed=opts.seed)
     except Exception as exc:  # noqa: BLE001 - a provider bug: say so, never crash the run
         return StatementReport(StatementVerdict.NOT_TESTED,
-                               detail=f"statement check failed: {type(exc).__name__}: "
-                                      f"{_short(str(exc))}"), {}
-    if k is not None:
+                               detail=f"statement check failed: {_failure(exc)}"), {}
+    if k is not None and resources.memory_errors() == oom:
         import dataclasses
         disk.put(k, {"verdict": rep.verdict.value, "detail": rep.detail,
                      "witness": rep.witness, "ratio": rep.ratio,
@@ -981,19 +1002,31 @@ STATEMENT_WEIGHT = 15
 def verify(results: Iterable[Result], *, budget: int = DEFAULT_BUDGET,
            seed: int = DEFAULT_SEED, progress: Callable[[str], None] | None = None,
            jobs: int | None = None, cache_dir: str | None = None,
-           use_cache: bool = False, scheduler: str | None = None) -> list[ResultReport]:
+           use_cache: bool = False, scheduler: str | None = None,
+           events: Callable[[str, str], None] | None = None, isolate: bool = False,
+           memory: int | None = None, watchdog: float | None = None
+           ) -> list[ResultReport]:
     """Check every result; reports in the given order.
 
-    With ``jobs > 1`` (default :func:`default_jobs`) registered results are checked in
-    worker processes (forked from a freshly started server that preloaded the engine and
-    the papers, or ``spawn``-started: no state of this process is shared, so the output is
-    the same as a sequential run, apart from timings; :mod:`checks.executor`); papers
-    loaded by path are re-loaded in the workers.  Results that are not in the registry
-    (built by hand, as in the tests) are checked in this process.  ``use_cache``: verdicts
-    are read from and written to the disk cache (``cache_dir``, default
-    ``.dpcheck-cache``).  ``scheduler``: the
-    address of a Dask distributed scheduler; the per-result tasks go there instead of to
-    local processes (:mod:`checks.executor`), with the same output.
+    With ``use_cache``, verdicts are read from and written to the disk cache
+    (``cache_dir``, default ``.dpcheck-cache``), and a result whose every check is there
+    is answered by this process from it, before any worker starts (a warm re-run starts
+    none).  The others: with ``jobs > 1`` (default :func:`default_jobs`) and at least 4
+    of them, or ``isolate``, registered results are checked in supervised worker
+    processes (forked from a freshly started server that preloaded the engine and the
+    papers, or ``spawn``-started: no state of this process is shared, so the output is
+    the same as a sequential run, apart from timings; :mod:`checks.executor`), each under
+    the memory budget ``memory`` (bytes; None: none) and the ``watchdog`` (seconds
+    without a finished check; None: never); papers loaded by path are re-loaded in the
+    workers.  A result whose worker died or was ended is reported with its ``error``
+    (:func:`failed_report`); the others are checked.  Results that are not in the
+    registry (built by hand, as in the tests) are checked in this process.
+    ``scheduler``: the address of a Dask distributed scheduler; the per-result tasks go
+    there instead of to local processes, with the same output.
+
+    ``progress(step_id)`` is called as checks finish; ``events(kind, result_id)`` as
+    results start (``"start"``) and end (``"done"``; ``"cached"`` when answered from the
+    cache here).
     """
     from theory import registry
     results = list(results)
@@ -1002,14 +1035,36 @@ def verify(results: Iterable[Result], *, budget: int = DEFAULT_BUDGET,
     jobs = default_jobs() if jobs is None else int(jobs)
     if jobs < 1:
         raise ValueError(f"jobs must be >= 1, got {jobs}")
-    registered = [_is_registered(r) for r in results]
-    parallel = [i for i, ok in enumerate(registered) if ok]
-    if not scheduler and (jobs == 1 or len(parallel) < 4):
-        return [check_result(r, options=opts, progress=progress) for r in results]
     out: list[ResultReport | None] = [None] * len(results)
-    for i, ok in enumerate(registered):
-        if not ok:
-            out[i] = check_result(results[i], options=opts, progress=progress)
+    if disk is not None:
+        probe = Options(budget=budget, seed=seed, disk=disk, cache_only=True)
+        for i, r in enumerate(results):
+            rep = cached_report(r, probe)
+            if rep is not None:
+                out[i] = rep
+                _ticks(r, progress)
+                if events is not None:
+                    events("cached", r.id)
+    todo = [i for i in range(len(results)) if out[i] is None]
+
+    def here(i):
+        if events is not None:
+            events("start", results[i].id)
+        out[i] = check_result(results[i], options=opts, progress=progress)
+        if events is not None:
+            events("done", results[i].id)
+
+    registered = {i: _is_registered(results[i]) for i in todo}
+    parallel = [i for i in todo if registered[i]]
+    if not scheduler and not isolate and (jobs == 1 or len(parallel) < 4):
+        for i in todo:
+            here(i)
+        return out  # type: ignore[return-value]
+    for i in todo:
+        if not registered[i]:
+            here(i)
+    if not parallel:
+        return out  # type: ignore[return-value]
     # results that share a title (the versions of one paper restate each other) go to one
     # worker, one after the other, so that the second finds the laws, claims and
     # statements the first left in that worker's memos, and so do groups whose typed
@@ -1023,17 +1078,79 @@ def verify(results: Iterable[Result], *, budget: int = DEFAULT_BUDGET,
     order = sorted(groups, key=lambda g: (-sizes[g], groups[g][0]))
     paths = tuple(registry.user_paths())
     folder = str(disk.folder) if disk is not None else None
+
+    def task(members):
+        return (tuple((i, results[i].id) for i in members), budget, seed, paths, folder)
+
     from checks.executor import make_executor
-    tasks = [(tuple((i, results[i].id) for i in groups[g]), budget, seed, paths, folder)
-             for g in order]
-    with make_executor(jobs=jobs, scheduler=scheduler, n_tasks=len(tasks)) as ex:
-        for done in ex.imap_unordered(_worker, tasks):
-            for i, rep in done:
-                out[i] = rep
-                if progress is not None:
-                    for step_id in _planned_ids(results[i]):
-                        progress(step_id)
+    with make_executor(_worker, jobs=jobs, scheduler=scheduler, n_tasks=len(order),
+                       memory=memory, watchdog=watchdog) as ex:
+        held: dict[int, list[int]] = {}          # task -> its members not yet reported
+        current: dict[int, int] = {}             # task -> the member it is checking
+        for g in order:
+            held[ex.submit(task(groups[g]))] = list(groups[g])
+        for ev in ex.events():
+            if ev.kind == "note":
+                what = ev.value[0]
+                if what == "tick":
+                    if progress is not None:
+                        progress(ev.value[1])
+                elif what == "start":
+                    current[ev.task] = ev.value[1]
+                    if events is not None:
+                        events("start", results[ev.value[1]].id)
+                elif what == "result":
+                    _, i, rep = ev.value
+                    out[i] = rep
+                    if i in held.get(ev.task, ()):
+                        held[ev.task].remove(i)
+                    if events is not None:
+                        events("done", results[i].id)
+            elif ev.kind == "failed":
+                left = held.pop(ev.task, [])
+                culprit = current.pop(ev.task, None)
+                if culprit not in left:
+                    culprit = left[0] if left else None
+                if culprit is not None:
+                    left.remove(culprit)
+                    out[culprit] = failed_report(results[culprit], ev.value)
+                    _ticks(results[culprit], progress)
+                    if events is not None:
+                        events("done", results[culprit].id)
+                if left:    # the rest of its group goes on in a fresh task
+                    held[ex.submit(task(left))] = left
+            else:
+                for i in held.pop(ev.task, []):     # a task that ended without a report
+                    out[i] = failed_report(results[i], "its task ended without a report")
+                current.pop(ev.task, None)
     return out  # type: ignore[return-value]
+
+
+def _ticks(result: Result, progress) -> None:
+    if progress is not None:
+        for step_id in _planned_ids(result):
+            progress(step_id)
+
+
+def cached_report(result: Result, opts: Options) -> ResultReport | None:
+    """``result``'s report from the disk cache alone (``opts.cache_only``), or None when a
+    check of it is not there."""
+    try:
+        return check_result(result, options=opts)
+    except _Miss:
+        return None
+
+
+def failed_report(result: Result, why: str) -> ResultReport:
+    """The report of a result that could not be checked (its worker died, the watchdog
+    ended it): one UNCHECKED row ``<id>/run`` with the reason, and ``error`` set."""
+    rep = ResultReport(result.id, result.paper, result.kind, result.number, result.title)
+    why = f"not checked: {why}"
+    rep.steps = [StepReport(f"{result.id}/run", None, "RUN", Verdict.UNCHECKED, "error",
+                            detail=why)]
+    rep.statement = StatementReport(StatementVerdict.NOT_TESTED, detail=why)
+    rep.error = why
+    return rep
 
 
 def cost_estimate(result: Result) -> int:
@@ -1089,8 +1206,9 @@ def _is_registered(result: Result) -> bool:
 _WORKER_OPTIONS: dict = {}
 
 
-def _worker(task):
-    """Check one group of results in this worker process: ``[(i, report), ...]``."""
+def _worker(task, note):
+    """Check one group of results in this worker process, sending ``("start", i)``,
+    ``("tick", step id)`` per check and ``("result", i, report)`` per result."""
     members, budget, seed, paths, folder = task
     from theory import registry
     for p in paths:
@@ -1100,4 +1218,11 @@ def _worker(task):
     if opts is None:
         disk = _cache.DiskCache(folder) if folder is not None else None
         opts = _WORKER_OPTIONS[key] = Options(budget=budget, seed=seed, disk=disk)
-    return [(i, check_result(registry.get(rid), options=opts)) for i, rid in members]
+
+    def tick(step_id):
+        note(("tick", step_id))
+
+    for i, rid in members:
+        note(("start", i))
+        note(("result", i, check_result(registry.get(rid), options=opts, progress=tick)))
+    return len(members)

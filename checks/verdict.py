@@ -145,6 +145,9 @@ class ResultReport:
     #: ratio and why (not tested) — what the default view shows beside the rows'
     #: verdict; the JSON has the same in ``statement_detail``
     typed: list = field(default_factory=list)
+    #: why the result could not be checked (its worker died, the watchdog ended it);
+    #: None for a checked result
+    error: str | None = None
 
     @property
     def verdict(self) -> Verdict:
@@ -160,6 +163,7 @@ class ResultReport:
             "statement_ratio": self.statement.ratio,
             "first_broken_line": self.first_broken,
             "steps": [s.to_json() for s in self.steps],
+            **({"error": self.error} if self.error is not None else {}),
         }
 
 

@@ -32,6 +32,7 @@ import copy
 import math
 from dataclasses import replace
 
+from checks import resources
 from checks.cache import fingerprint
 from checks.plugins import providers as _providers
 from checks.statements.evaluator import Evaluator
@@ -162,7 +163,7 @@ def check_result_statements(result, *, budget: int = 40, seed: int = 0
         except Exception as exc:  # noqa: BLE001 - a provider bug: say so, go on
             outs[st.label] = Outcome(st.label, tested=False,
                                      detail=f"{st.label}: NOT-TESTED — provider failed: "
-                                            f"{type(exc).__name__}: {exc}")
+                                            f"{resources.why(exc)}")
     tested = [o for o in outs.values() if o.tested]
     details = " | ".join(o.detail for o in outs.values())
     if not tested:

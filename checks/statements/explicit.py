@@ -24,6 +24,7 @@ import mpmath
 import numpy as np
 import sympy as sp
 
+from checks import resources
 from checks.statements.evaluator import Evaluator, _bound_values
 from checks.statements.outcome import Outcome
 from checks.statements.paths import generic_paths, simple
@@ -306,8 +307,9 @@ def _confirm(stmt, ev: Evaluator, v, tr, *, lower: bool = False):
             ptr = got[0]
         else:
             ptr = ev.precise_truth(v)
-    except (Unavailable, ValueError, ArithmeticError) as exc:
-        return False, f"precise truth unavailable: {exc}", tr
+    except (Unavailable, ValueError, ArithmeticError, MemoryError) as exc:
+        why = resources.why(exc) if isinstance(exc, MemoryError) else exc
+        return False, f"precise truth unavailable: {why}", tr
     bmp = evaluate_mp(stmt.delta if getattr(stmt, "profile", False) else stmt.expr, v,
                       CONFIRM_DPS)
     with mpmath.workdps(CONFIRM_DPS):
@@ -329,8 +331,9 @@ def _confirm_below(stmt, ev: Evaluator, v, tr):
     claim at 50 digits.  Returns (ok, text, truth)."""
     try:
         ptr = ev.precise_truth(v)
-    except (Unavailable, ValueError, ArithmeticError) as exc:
-        return False, f"precise truth unavailable: {exc}", tr
+    except (Unavailable, ValueError, ArithmeticError, MemoryError) as exc:
+        why = resources.why(exc) if isinstance(exc, MemoryError) else exc
+        return False, f"precise truth unavailable: {why}", tr
     bmp = evaluate_mp(stmt.delta if getattr(stmt, "profile", False) else stmt.expr, v,
                       CONFIRM_DPS)
     with mpmath.workdps(CONFIRM_DPS):

@@ -1,0 +1,77 @@
+"""The supervised worker processes of ``dpcheck verify`` (checks.executor.LocalProcesses):
+a task whose worker dies — ``os._exit``, a segfault, SIGKILL —, that raises, that runs out
+of memory under the workers' limit, or that never sends anything again fails alone, with
+its reason; the other tasks end normally and nothing hangs (issue 34).  Run in a fresh
+interpreter: the workers import the task function from the script."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+SCRIPT = '''
+import ctypes, json, os, signal, sys, time
+from checks.executor import LocalProcesses
+
+
+def work(task, note):
+    note(("start", task))
+    if task == "exit":
+        os._exit(0)
+    if task == "segv":
+        ctypes.string_at(0)
+    if task == "kill":
+        os.kill(os.getpid(), signal.SIGKILL)
+    if task == "raise":
+        raise ValueError("a bad input")
+    if task == "hang":
+        time.sleep(3600)
+    if task == "oom":
+        hoard = [bytearray(1 << 27) for _ in range(64)]     # 8 GiB, limit 512 MiB
+    return task.upper()
+
+
+if __name__ == "__main__":
+    tasks = ["ok-1", "exit", "segv", "kill", "raise", "hang", "oom", "ok-2"]
+    out = {}
+    with LocalProcesses(2, work, memory=512 << 20, watchdog=float(sys.argv[1])) as ex:
+        ids = {ex.submit(t): t for t in tasks}
+        notes = {}
+        for ev in ex.events():
+            if ev.kind == "note":
+                notes.setdefault(ids[ev.task], []).append(list(ev.value))
+                if ev.value[1] == "ok-1":          # submitted while the others run
+                    ids[ex.submit("late")] = "late"
+            else:
+                out[ids[ev.task]] = [ev.kind, str(ev.value)]
+    print(json.dumps({"end": out, "notes": notes}))
+'''
+
+
+@pytest.mark.timeout(600)
+def test_every_failure_is_its_tasks_alone(tmp_path):
+    script = tmp_path / "tasks.py"
+    script.write_text(SCRIPT, encoding="utf-8")
+    r = subprocess.run([sys.executable, str(script), "5"], cwd=tmp_path, capture_output=True,
+                       text=True, timeout=500,
+                       env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert r.returncode == 0, r.stderr[-3000:]
+    got = json.loads(r.stdout.strip().splitlines()[-1])
+    end = got["end"]
+    assert end["ok-1"] == ["done", "OK-1"] and end["ok-2"] == ["done", "OK-2"]
+    assert end["late"] == ["done", "LATE"]
+    assert end["exit"][0] == "failed" and "exited with status 0" in end["exit"][1]
+    assert end["segv"][0] == "failed" and "SIGSEGV" in end["segv"][1]
+    assert end["kill"][0] == "failed" and "SIGKILL" in end["kill"][1]
+    assert end["raise"] == ["failed", "the task raised ValueError: a bad input"]
+    assert end["hang"][0] == "failed" and "watchdog" in end["hang"][1]
+    assert end["oom"][0] == "failed" and "out of memory" in end["oom"][1]
+    # what a task sent before it failed still arrived
+    assert got["notes"]["segv"] == [["start", "segv"]]
+    assert len(end) == 9
