@@ -98,18 +98,36 @@ def _console(file=None):
 
 
 # ----------------------------------------------------------------------------- verify
+def _is_path(sel: str) -> bool:
+    """:func:`theory.registry.looks_like_path`, without importing the registry (and SymPy)
+    before the worker server starts."""
+    if sel.endswith(".py") or os.sep in sel:
+        return True
+    try:
+        return Path(sel).is_dir()
+    except OSError:
+        return False
+
+
 def _warm_up_workers(args) -> None:
-    """A run over whole papers will check in worker processes: start their server now,
-    so that it imports the engine and the papers while this process resolves the run.
-    (A run named by result ids is usually too small for workers: nothing started.)"""
+    """A run over whole papers or paper files will check in worker processes: start their
+    server now, so that it imports the engine and the papers while this process resolves
+    the run.  Not for a run named by result ids (usually too small for workers), nor for
+    a run whose last run ended with every verdict cached (:func:`checks.cache.run_hint`):
+    it is most likely answered from the cache, and the engine starts the server at its
+    first verdict not there."""
     from checks import executor
     if args.scheduler or (args.ids and all(":" in sel for sel in args.ids)):
         return
     try:
-        if executor.default_jobs() < 2:
+        if executor.default_jobs() < 2 and not any(_is_path(s) for s in args.ids):
             return
     except ValueError:              # reported, as a usage error, by the run itself
         return
+    if args.hint is not None:
+        from checks import cache
+        if cache.last_run_complete(args.hint):
+            return
     executor.warm_up(list(args.ids or ()))
 
 
@@ -457,20 +475,23 @@ def summary_line(what: str, counts: dict) -> str:
 
 
 def cmd_verify(args) -> int:
+    args.hint = None
+    if not args.no_cache:
+        from checks import cache
+        args.hint = cache.run_hint(args.ids, budget=args.budget, seed=args.seed)
     _warm_up_workers(args)
     results = _resolve(args.ids)
     if args.out is not None:     # refuse a bad --out now, not after minutes of checking
         from checks.output import check_destination
         with _output_refusals():
             check_destination(args.out, force=args.force)
-    from theory.registry import looks_like_path
     reports = run_verify(results, budget=args.budget, seed=args.seed,
                          progress=not args.no_progress, use_cache=not args.no_cache,
                          scheduler=args.scheduler, memory=args.memory,
                          watchdog=args.watchdog,
                          # a paper file's code (its own providers, oracles) runs in worker
                          # processes, under the memory limit and the watchdog
-                         isolate=any(looks_like_path(s) for s in args.ids or ()))
+                         isolate=any(_is_path(s) for s in args.ids or ()))
     if args.format == "json":
         text = json.dumps(report_json(reports, seed=args.seed, budget=args.budget),
                           indent=2, sort_keys=False) + "\n"
@@ -498,6 +519,9 @@ def cmd_verify(args) -> int:
     elif text is not None:
         sys.stdout.write(text)
     failed = [r for r in reports if r.error]
+    if args.hint is not None:
+        from checks import cache
+        cache.note_run(args.hint, complete=not failed)
     for r in failed:
         print(f"dpcheck verify: {r.id}: {r.error}", file=sys.stderr)
     if failed:
@@ -1288,7 +1312,9 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
                        help=f"search examples per step (default {DEFAULT_BUDGET})")
         p.add_argument("--seed", type=_seed, default=DEFAULT_SEED,
                        help=f"random seed (default {DEFAULT_SEED})")
-        p.add_argument("--no-progress", action="store_true", help="no progress bar")
+        p.add_argument("--no-progress", action="store_true",
+                       help="no progress bar (nor progress lines when stderr is not a "
+                            "terminal)")
 
     v = sub.add_parser("verify", help="check every encoded result (default: all)",
                        description="Check results, step by step, and print a verdict each.")

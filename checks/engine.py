@@ -214,7 +214,7 @@ def _short(s: str, n: int = 160) -> str:
 
 def _failure(exc: BaseException) -> str:
     """A caught exception as a row's reason: a MemoryError as the memory limit it hit
-    (and counted: the row is then not cached, :func:`checks.resources.why`)."""
+    (and counted: the row is then cached under the memory limit, :func:`_limited`)."""
     if isinstance(exc, MemoryError):
         return resources.why(exc)
     return f"{type(exc).__name__}: {_short(str(exc))}"
@@ -564,13 +564,29 @@ _RENYI = __import__("re").compile(r"r[ée]nyi[- ]order", __import__("re").IGNORE
 def _units_table(result: Result):
     from theory.registry import paper, symbols_of
     table = symbols_of(result.paper)
-    out = sorted((k, str(v.symbol.assumptions0), str(v.dim))
-                 for k, v in table.declared().items())
+    declared = table.declared()
+    # the same table for every result of a paper: its text is remembered while its
+    # entries are the same objects (printing every symbol's assumptions and dimension
+    # again for each result was a third of a warm run's cache lookups)
+    items = tuple(declared.items())
+    hit = _UNITS_TABLES.get(id(table))
+    if hit is not None and hit[0] is table and len(hit[1]) == len(items) and all(
+            a[0] == b[0] and a[1] is b[1] for a, b in zip(hit[1], items)):
+        out = hit[2]
+    else:
+        out = sorted((k, str(v.symbol.assumptions0), str(v.dim)) for k, v in items)
+        if len(_UNITS_TABLES) >= 256:
+            _UNITS_TABLES.clear()
+        _UNITS_TABLES[id(table)] = (table, items, out)  # (the entries held: ids stay theirs)
     try:                    # the paper's normalised symbols (a convention of its units)
         norm = paper(result.paper).normalise
     except KeyError:
         norm = ()
     return out + [("normalise", str(x)) for x in norm] if norm else out
+
+
+#: id(symbol table) -> (table, its (name, entry) pairs, :func:`_units_table`'s text)
+_UNITS_TABLES: dict = {}
 
 
 def _implied_for(result: Result, hyps, exprs, roles) -> tuple:
@@ -806,13 +822,29 @@ class _Miss(Exception):
     """A check the disk cache lacks, in a cache-only run (:attr:`Options.cache_only`)."""
 
 
+def _limited(k: str) -> str:
+    """Where an outcome shaped by the memory limit is cached: under ``k`` and the limit in
+    force (:func:`checks.resources.budget_in_force`), so that a run with another limit
+    computes it again, while a re-run with the same one reads it."""
+    return _cache.key("memory", k, budget=resources.budget_in_force() or 0, seed=0)
+
+
+def _get(disk, k: str):
+    hit = disk.get(k)
+    return hit if hit is not None else disk.get(_limited(k))
+
+
+def _put(disk, k: str, data, oom: int) -> None:
+    disk.put(k if resources.memory_errors() == oom else _limited(k), data)
+
+
 def _run_cached(pc: PlannedCheck, opts: Options) -> StepReport | None:
     disk = opts.disk
     k = None
     if disk is not None and pc.content is not None:
         k = _cache.key("check", pc.id + "\n" + pc.content(), budget=opts.budget,
                        seed=opts.seed)
-        hit = disk.get(k)
+        hit = _get(disk, k)
         if hit is not None:
             return None if hit.get("none") else StepReport.from_json(hit)
     if opts.cache_only:
@@ -824,9 +856,8 @@ def _run_cached(pc: PlannedCheck, opts: Options) -> StepReport | None:
         sr = StepReport(pc.id, pc.eq, pc.kind, Verdict.UNCHECKED, "error",
                         detail=_failure(exc))
         k = None  # never cache a crash
-    if k is not None and resources.memory_errors() == oom:
-        # (an outcome shaped by the memory limit depends on the machine: not cached)
-        disk.put(k, {"none": True} if sr is None else sr.to_json())
+    if k is not None:
+        _put(disk, k, {"none": True} if sr is None else sr.to_json(), oom)
     return sr
 
 
@@ -973,7 +1004,7 @@ def _statements(result: Result, opts: Options):
     if disk is not None:
         k = _cache.key("statements", result.id + "\n" + _cache.fingerprint(
             (result.bounds, result.rates)), budget=opts.budget, seed=opts.seed)
-        hit = disk.get(k)
+        hit = _get(disk, k)
         if hit is not None:
             rep = StatementReport(StatementVerdict(hit["verdict"]), hit["detail"],
                                   hit["witness"], hit["ratio"])
@@ -986,11 +1017,12 @@ def _statements(result: Result, opts: Options):
     except Exception as exc:  # noqa: BLE001 - a provider bug: say so, never crash the run
         return StatementReport(StatementVerdict.NOT_TESTED,
                                detail=f"statement check failed: {_failure(exc)}"), {}
-    if k is not None and resources.memory_errors() == oom:
+    if k is not None:
         import dataclasses
-        disk.put(k, {"verdict": rep.verdict.value, "detail": rep.detail,
-                     "witness": rep.witness, "ratio": rep.ratio,
-                     "outcomes": {lbl: dataclasses.asdict(o) for lbl, o in outs.items()}})
+        _put(disk, k, {"verdict": rep.verdict.value, "detail": rep.detail,
+                       "witness": rep.witness, "ratio": rep.ratio,
+                       "outcomes": {lbl: dataclasses.asdict(o) for lbl, o in outs.items()}},
+             oom)
     return rep, outs
 
 
@@ -1038,6 +1070,7 @@ def verify(results: Iterable[Result], *, budget: int = DEFAULT_BUDGET,
     out: list[ResultReport | None] = [None] * len(results)
     if disk is not None:
         probe = Options(budget=budget, seed=seed, disk=disk, cache_only=True)
+        warm = scheduler is None and (isolate or jobs > 1)
         for i, r in enumerate(results):
             rep = cached_report(r, probe)
             if rep is not None:
@@ -1045,6 +1078,11 @@ def verify(results: Iterable[Result], *, budget: int = DEFAULT_BUDGET,
                 _ticks(r, progress)
                 if events is not None:
                     events("cached", r.id)
+            elif warm:
+                # workers will be needed: their server imports while the probe goes on
+                from checks.executor import warm_up
+                warm_up(sorted({x.paper for x in results}))
+                warm = False
     todo = [i for i in range(len(results)) if out[i] is None]
 
     def here(i):

@@ -9,7 +9,8 @@
   in that process: a truth that runs out of memory at a scenario makes that scenario
   *out of reach* (the statement is decided on the others), a step check that does makes
   its row UNCHECKED with the reason; the run goes on.  Such an outcome depends on the
-  machine, so it is never written to the verdict cache (:func:`memory_errors`).
+  limit, so the verdict cache keeps it under the limit too (:func:`memory_errors`): a run
+  with another limit computes it again.
 * **Watchdog.** A worker whose task sends no progress (a finished check) for
   :func:`watchdog_seconds` (``$DPCHECK_WATCHDOG``, default 900 s; ``0``: never) is ended
   and its result reported as an error.  A last resort against a hang — it never decides
@@ -145,6 +146,11 @@ def limit_memory(budget: int | None):
     return old
 
 
+def budget_in_force() -> int | None:
+    """The memory budget :func:`limit_memory` set in this process (None: none)."""
+    return _LIMIT
+
+
 def restore(old) -> None:
     global _LIMIT
     if old is None:
@@ -179,7 +185,7 @@ _MEMORY_ERRORS = 0
 
 def memory_errors() -> int:
     """How many MemoryErrors this process has turned into an outcome so far (a check
-    whose count changed while it ran is not cached: it depends on the machine)."""
+    whose count changed while it ran is cached under the memory limit in force)."""
     return _MEMORY_ERRORS
 
 

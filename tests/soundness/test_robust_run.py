@@ -171,9 +171,9 @@ def test_planted_plugins_cannot_hang_or_exhaust_the_run(tmp_path):
 
 
 @pytest.mark.timeout(600)
-def test_an_out_of_memory_outcome_is_not_cached(tmp_path):
-    """Out of reach for lack of memory depends on the machine: a re-run with more memory
-    must compute it again, never read it from the cache."""
+def test_an_out_of_memory_outcome_is_cached_under_its_limit_only(tmp_path):
+    """Out of reach for lack of memory depends on the limit: a re-run under the same limit
+    reads it from the cache, a run under another limit computes it again."""
     from checks import cache, engine, resources
     from theory import registry
     registry.reset()
@@ -186,10 +186,18 @@ def test_an_out_of_memory_outcome_is_not_cached(tmp_path):
         with resources.memory_limit(1 << 30):
             reps = [engine.check_result(r, options=opts) for r in results]
         assert "out of memory" in reps[0].steps[0].detail
-        probe = engine.Options(budget=20, disk=cache.DiskCache(tmp_path / "c"),
-                               cache_only=True)
-        assert engine.cached_report(results[0], probe) is None        # not cached
-        again = engine.cached_report(results[1], probe)                # cached
+
+        def probe(r):
+            return engine.cached_report(r, engine.Options(
+                budget=20, disk=cache.DiskCache(tmp_path / "c"), cache_only=True))
+
+        with resources.memory_limit(1 << 30):
+            same = probe(results[0])
+        assert same is not None and "out of memory" in same.steps[0].detail
+        with resources.memory_limit(2 << 30):
+            assert probe(results[0]) is None                    # another limit
+        assert probe(results[0]) is None                        # no limit
+        again = probe(results[1])                               # not shaped by memory
         assert again is not None and again.verdict.value == "PROVED"
     finally:
         registry.reset()
