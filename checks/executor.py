@@ -150,6 +150,10 @@ def _serve(conn, fn, memory) -> None:
     _ignore_sigint()
     from checks import resources
     resources.limit_memory(memory)
+    try:
+        conn.send(("ready", None, None))     # the watchdog counts from here
+    except (EOFError, OSError):
+        return
     while True:
         try:
             msg = conn.recv()
@@ -170,6 +174,11 @@ def _serve(conn, fn, memory) -> None:
                 conn.send(("failed", tid, f"the task raised {resources.why(exc)}"))
             except (EOFError, OSError):
                 return
+
+
+#: seconds a worker may take to start (its server may still be importing the engine and
+#: the papers) before the watchdog's time begins
+STARTUP = 300.0
 
 
 def _death(code: int | None) -> str:
@@ -197,6 +206,7 @@ class _Worker:
         child.close()
         self.task: int | None = None
         self.last = time.monotonic()
+        self.ready = False
 
     def give(self, tid: int, task) -> None:
         self.task, self.last = tid, time.monotonic()
@@ -262,8 +272,12 @@ class LocalProcesses(Executor):
             for w in list(self.workers):
                 if w.conn in ready:
                     yield from self._read(w)
+                if w not in self.workers:              # ended while reading
+                    continue
                 if w.proc.sentinel in ready or not w.proc.is_alive():
                     yield from self._read(w)            # what it sent before it ended
+                    if w not in self.workers:
+                        continue
                     w.proc.join()
                     code = w.proc.exitcode
                     self.workers.remove(w)
@@ -274,7 +288,10 @@ class LocalProcesses(Executor):
             if self.watchdog:
                 now = time.monotonic()
                 for w in list(self.workers):
-                    if w.task is not None and now - w.last > self.watchdog:
+                    # (a worker still starting — its server may still be importing — is
+                    # given STARTUP seconds more)
+                    allowed = self.watchdog + (0 if w.ready else STARTUP)
+                    if w.task is not None and now - w.last > allowed:
                         tid, w.task = w.task, None
                         self.workers.remove(w)
                         w.end(kill=True)
@@ -291,7 +308,18 @@ class LocalProcesses(Executor):
                 kind, tid, value = w.conn.recv()
             except (EOFError, OSError):
                 return
+            except Exception as exc:  # noqa: BLE001 - a message this process cannot read
+                if w.task is not None and w in self.workers:
+                    tid, w.task = w.task, None
+                    self.workers.remove(w)
+                    w.end(kill=True)
+                    yield Event(tid, "failed", f"a message of its worker could not be read: "
+                                               f"{type(exc).__name__}: {exc}")
+                return
             w.last = time.monotonic()
+            if kind == "ready":
+                w.ready = True
+                continue
             if kind != "note":
                 w.task = None
             yield Event(tid, kind, value)
