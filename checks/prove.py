@@ -29,10 +29,13 @@ expression, so the z3 problem over-approximates the original):
 * integer symbols are real in z3 (dropping integrality only weakens the hypotheses).
 
 Every z3 call is bounded by a deterministic resource limit (``rlimit``) alone, so that
-the same command gives the same verdicts on a quiet and on a busy machine (a wall-clock
-time-out decided ``nsgd:eq-7/statement`` under load: SUPPORTED where a quiet run PROVED
-it).  z3 checks its rlimit where it would check a time-out; a run that still hangs is
-ended by the worker watchdog (:mod:`checks.resources`), reported as an error.
+the same command gives the same verdicts on a quiet and on a busy machine, in a fresh
+process or after other checks: no wall-clock time-out, a z3 context of its own per call
+(:class:`_Translator`) and a strategy without z3's clock- and memory-driven portfolio
+(:func:`_nra_solver`) — each of the three decided ``nsgd:eq-7/statement`` under load
+(SUPPORTED where a quiet run PROVED it).  z3 checks its rlimit where it would check a
+time-out; a call that still hangs is ended by the worker watchdog
+(:mod:`checks.resources`), reported as an error.
 """
 from __future__ import annotations
 
@@ -149,9 +152,15 @@ class Untranslatable(Exception):
 
 
 class _Translator:
-    """SymPy → z3 reals, collecting side constraints for the fresh variables."""
+    """SymPy → z3 reals, collecting side constraints for the fresh variables, in a z3
+    context of its own (``ctx``): z3 numbers its terms in the order a context first
+    meets them and its heuristics break ties by those numbers, so in the shared context
+    the same claim took 0.42 M resource units in a fresh process and more than the
+    1 M rlimit after other claims — its verdict depended on what the worker had checked
+    before (SUPPORTED for nsgd:eq-7/statement in a run whose scheduling differed)."""
 
-    def __init__(self):
+    def __init__(self, ctx: z3.Context | None = None):
+        self.ctx = ctx if ctx is not None else z3.Context()
         self.vars: dict[sp.Symbol, z3.ArithRef] = {}
         self.side: list = []
         self.cache: dict[sp.Basic, z3.ArithRef] = {}
@@ -162,11 +171,11 @@ class _Translator:
 
     def fresh(self, tag: str) -> z3.ArithRef:
         self.n_fresh += 1
-        return z3.Real(f"_{tag}{self.n_fresh}")
+        return z3.Real(f"_{tag}{self.n_fresh}", self.ctx)
 
     def symbol(self, s: sp.Symbol) -> z3.ArithRef:
         if s not in self.vars:
-            v = z3.Real(s.name)
+            v = z3.Real(s.name, self.ctx)
             self.vars[s] = v
             for c in symbol_constraints(s):
                 self.side.append(self.boolean(c))
@@ -184,12 +193,12 @@ class _Translator:
         if isinstance(e, sp.Symbol):
             return self.symbol(e)
         if isinstance(e, sp.Integer):
-            return z3.RealVal(int(e))
+            return z3.RealVal(int(e), self.ctx)
         if isinstance(e, sp.Rational):
-            return z3.RealVal(f"{e.p}/{e.q}")
+            return z3.RealVal(f"{e.p}/{e.q}", self.ctx)
         if isinstance(e, sp.Float):
             f = Fraction(str(e))
-            return z3.RealVal(f"{f.numerator}/{f.denominator}")
+            return z3.RealVal(f"{f.numerator}/{f.denominator}", self.ctx)
         if isinstance(e, sp.NumberSymbol) or (e.is_number and e.is_real and not e.is_Rational
                                               and not e.free_symbols
                                               and not isinstance(e, (sp.Add, sp.Mul, sp.Pow))):
@@ -248,8 +257,8 @@ class _Translator:
         eps = Fraction(1, 10**30)
         v = self.fresh("const")
         lo, hi = f - eps * (1 + abs(f)), f + eps * (1 + abs(f))
-        self.side += [v >= z3.RealVal(f"{lo.numerator}/{lo.denominator}"),
-                      v <= z3.RealVal(f"{hi.numerator}/{hi.denominator}")]
+        self.side += [v >= z3.RealVal(f"{lo.numerator}/{lo.denominator}", self.ctx),
+                      v <= z3.RealVal(f"{hi.numerator}/{hi.denominator}", self.ctx)]
         return v
 
     def _opaque(self, e):
@@ -274,7 +283,7 @@ class _Translator:
         if isinstance(ex, sp.Integer):
             k = int(ex)
             if k == 0:
-                return z3.RealVal(1)
+                return z3.RealVal(1, self.ctx)
             b = self.expr(base)
             if k > 0:
                 return _ipow(b, k)
@@ -321,9 +330,9 @@ class _Translator:
     # ---------------------------------------------------------------- booleans
     def boolean(self, b) -> z3.BoolRef:
         if b is sp.true or b is True:
-            return z3.BoolVal(True)
+            return z3.BoolVal(True, self.ctx)
         if b is sp.false or b is False:
-            return z3.BoolVal(False)
+            return z3.BoolVal(False, self.ctx)
         if isinstance(b, sp.And):
             return z3.And([self.boolean(a) for a in b.args])
         if isinstance(b, sp.Or):
@@ -347,6 +356,23 @@ def _ipow(x, k: int):
     return out
 
 
+def _nra_solver(ctx: z3.Context) -> z3.Solver:
+    """A solver for nonlinear real arithmetic whose answer depends on the problem and the
+    rlimit only.  z3's own QF_NRA strategy (``SolverFor("QF_NRA")``) is a portfolio that
+    picks its branch by the memory z3 already holds in the process and runs each under a
+    wall-clock ``try_for`` (4-300 s): on a busy machine, or in a worker that had proved
+    other claims, another branch ran and the same claim ran out of its rlimit
+    (nsgd:eq-7/statement SUPPORTED, PROVED on a quiet machine).  Here: its first two
+    branches in the same order — nlsat's simple check, then nlsat itself (complete for
+    the polynomial problems the translation makes) — with no clock and no probe; the
+    solver's rlimit bounds the whole."""
+    nlsat = z3.Tactic("qfnra-nlsat", ctx)
+    return z3.Then(z3.Tactic("simplify", ctx), z3.Tactic("propagate-values", ctx),
+                   z3.OrElse(z3.Then(z3.With(nlsat, simple_check=True),
+                                     z3.Tactic("fail-if-undecided", ctx)),
+                             nlsat, ctx=ctx), ctx=ctx).solver()
+
+
 def z3_stage(claim: Claim, *, rlimit: int = DEFAULT_RLIMIT) -> ProofOutcome:
     t0 = time.perf_counter()
     tr = _Translator()
@@ -365,7 +391,7 @@ def z3_stage(claim: Claim, *, rlimit: int = DEFAULT_RLIMIT) -> ProofOutcome:
         return ProofOutcome("unknown", "z3-nra", f"not translatable to z3: {exc}",
                             seconds=time.perf_counter() - t0)
     nra = not any(isinstance(v, z3.ArithRef) and v.is_int() for v in tr.vars.values())
-    solver = z3.SolverFor("QF_NRA") if nra else z3.Solver()
+    solver = _nra_solver(tr.ctx) if nra else z3.Solver(ctx=tr.ctx)
     solver.set("rlimit", int(rlimit))
     solver.add(*tr.side, *hyps, z3.Not(goal))
     res = solver.check()
@@ -379,7 +405,7 @@ def z3_stage(claim: Claim, *, rlimit: int = DEFAULT_RLIMIT) -> ProofOutcome:
         # vacuity: the side conditions (denominators non-zero, root/log arguments >= 0)
         # must be satisfiable with the hypotheses, else "unsat" only says the step is
         # undefined wherever the hypotheses hold (issue 6)
-        vac = z3.SolverFor("QF_NRA") if nra else z3.Solver()
+        vac = _nra_solver(tr.ctx) if nra else z3.Solver(ctx=tr.ctx)
         vac.set("rlimit", int(rlimit))
         vac.add(*tr.side, *hyps)
         if vac.check() != z3.sat:
