@@ -1,7 +1,7 @@
 """The ``dpcheck`` command line.
 
     dpcheck verify [IDS or papers...] [--format table|json|md] [--out FILE]
-                   [--budget N] [--seed S] [--strict]
+                   [--budget N] [--seed S] [--strict] [--no-repairs]
     dpcheck list [papers...]
     dpcheck show [FILE] ID [--paper FILE]  (one result or row; FILE: a paper file)
     dpcheck derive beta [--latex]
@@ -10,6 +10,7 @@
     dpcheck report [IDS or papers...] --out DIR
     dpcheck new KEY [--out FILE]          (a template paper file that verifies as it stands)
     dpcheck lint FILE                     (every encoding mistake, one line each)
+    dpcheck import SOURCE [--out FILE] [--key KEY]  (a draft paper module from LaTeX)
     dpcheck oracles [--format table|json] (registered step oracles and truth providers)
 
 Exit codes: 0 success; 1 ``--strict`` and something REFUTED/VIOLATED; 2 bad input
@@ -30,6 +31,7 @@ from collections import Counter
 from pathlib import Path
 
 from checks import __version__
+from checks.verdict import FINDING_GROUPS, finding_group, findings
 
 EXIT_OK, EXIT_STRICT, EXIT_USAGE, EXIT_ERROR = 0, 1, 2, 3
 
@@ -199,10 +201,12 @@ class _PlainProgress:
 
 def run_verify(results, *, budget: int, seed: int, progress: bool, use_cache: bool = False,
                scheduler: str | None = None, isolate: bool = False,
-               memory: str | None = None, watchdog: float | None = None):
+               memory: str | None = None, watchdog: float | None = None,
+               repairs: bool = False, repair_edits: int = 2, repair_budget: int = 10):
     """Run the engine over ``results`` with a rich progress bar on stderr (plain lines
     every few seconds when stderr is not a terminal), every checking process under the
-    memory limit (:mod:`checks.resources`), this one included."""
+    memory limit (:mod:`checks.resources`), this one included (and the repair search of
+    every finding with ``repairs``)."""
     from checks import engine, resources
     from rich.console import Console
     from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
@@ -232,7 +236,8 @@ def run_verify(results, *, budget: int, seed: int, progress: bool, use_cache: bo
                                  progress=tick if show else None,
                                  events=plain.event if plain is not None else None,
                                  use_cache=use_cache, scheduler=scheduler, isolate=isolate,
-                                 memory=budget_bytes, watchdog=watch)
+                                 memory=budget_bytes, watchdog=watch, repairs=repairs,
+                                 repair_edits=repair_edits, repair_budget=repair_budget)
         except ValueError as exc:          # e.g. an unreachable scheduler: one line
             raise UsageError(str(exc)) from None
 
@@ -256,12 +261,23 @@ def report_json(reports, *, seed: int, budget: int) -> dict:
             {"id": s.id, "printed": s.verdict.value,
              "readings": {rd["name"]: rd["verdict"] for rd in s.readings or ()}}
             for r in reports for s in r.steps if s.depends_on_reading],
-    }
+        # every REFUTED row and VIOLATED/VACUOUS statement, apart: the paper's printed lines
+        # and results, the encoder's derived checks, the pinned variants (their own claims)
+        "findings": findings(reports),
+    } | _repair_summary(reports)
+
+
+def _repair_summary(reports) -> dict:
+    """``{"repair_summary": findings per class}`` where a repair search ran, else {}."""
+    from checks.repair import class_counts
+    counts = class_counts(reports)
+    return {"repair_summary": counts} if counts else {}
 
 
 VERDICT_STYLE = {"PROVED": "green", "REFUTED": "bold red", "SUPPORTED": "yellow",
                  "CITED": "cyan", "UNCHECKED": "magenta", "DEFINED": "dim",
-                 "VIOLATED": "bold red", "HOLDS-ON-SCENARIOS": "green", "NOT-TESTED": "dim"}
+                 "VIOLATED": "bold red", "VACUOUS": "bold red", "HOLDS-ON-SCENARIOS": "green",
+                 "NOT-TESTED": "dim"}
 
 
 def render_table(reports, console) -> None:
@@ -274,7 +290,7 @@ def render_table(reports, console) -> None:
     for paper, rs in by_paper.items():
         table = Table(title=f"[bold]{paper}", title_justify="left", expand=False,
                       show_lines=False)
-        for col in ("step", "eq", "kind", "verdict", "method", "witness / slack"):
+        for col in ("step", "eq", "kind", "from", "verdict", "method", "witness / slack"):
             table.add_column(col, overflow="fold")
         for r in rs:
             verdict = r.verdict.value
@@ -282,15 +298,17 @@ def render_table(reports, console) -> None:
                          style=VERDICT_STYLE.get(r.statement.verdict.value, ""))
             if getattr(r, "typed", None):      # what each typed statement gave
                 typed.append(" — ").append(_typed(r))
-            table.add_row(Text(f"{r.id}  {r.title}", style="bold"), "", r.kind,
+            title = f"{r.id}  {r.title}" + (f"  (variant of {r.variant_of})"
+                                            if getattr(r, "variant_of", None) else "")
+            table.add_row(Text(title, style="bold"), "", r.kind, "",
                           Text(verdict, style=VERDICT_STYLE.get(verdict, "")),
                           "statement:", typed)
             for s in r.steps:
                 short = s.id[len(r.id) + 1:] if s.id.startswith(r.id + "/") else s.id
                 v = s.verdict.value
-                table.add_row("  " + short, s.eq or "", s.kind,
+                table.add_row("  " + short, s.eq or "", s.kind, s.origin,
                               Text(v, style=VERDICT_STYLE.get(v, "")), s.method,
-                              s.evidence()[:160])
+                              (_repair_prefix(s.repair) + s.evidence())[:160])
         console.print(table)
     data = report_json(reports, seed=0, budget=0)
     console.print(summary_line("steps", data["summary"]))
@@ -342,6 +360,9 @@ def _typed(r) -> Text:
             n = t.get("scenarios") or 0
             out.append(f"{t['label']} held" + (f" on {n} scenario" + "s" * (n != 1)
                                                if n else ""), style="green")
+        elif t["outcome"] == "vacuous":
+            out.append(f"{t['label']} VACUOUS (its hypotheses contradict each other)",
+                       style="bold red")
         elif t["outcome"] == "violated":
             ratio = t.get("ratio")
             out.append(f"{t['label']} VIOLATED" + (f" (truth/bound {ratio:.3g})"
@@ -351,6 +372,16 @@ def _typed(r) -> Text:
             out.append(f"{t['label']} never tested" + (f": {t['why']}" if t.get("why")
                                                         else ""), style="magenta")
     return out
+
+
+def _mark(group: str, report, eq) -> str:
+    """How a finding's line says what it is: a printed line (its equation), a derived
+    check, a pinned variant's row (of which result)."""
+    if group == "variants":
+        return f"variant of {report.variant_of} · " if report.variant_of else "variant · "
+    if group == "derived":
+        return "derived · "
+    return f"printed ({eq}) · " if eq else "printed · "
 
 
 def render_summary(reports, console, *, seed: int, budget: int) -> None:
@@ -376,7 +407,8 @@ def render_summary(reports, console, *, seed: int, budget: int) -> None:
     shown_header = False        # the column names once (the view must stay short)
     for paper, rs in by_paper.items():
         table = Table(box=None, pad_edge=False, show_edge=False, header_style="bold")
-        wide = max((len(r.id.split(":", 1)[1]) for r in rs), default=0) + 2
+        wide = max((len(r.id.split(":", 1)[1]) + 10 * bool(getattr(r, "variant_of", None))
+                    for r in rs), default=0) + 2
         for col, lo, hi in (("  result", wide, None), ("verdict", 9, None),
                             ("typed statements", 16, 48), ("rows", 4, None),
                             ("worst row", 9, None)):
@@ -393,7 +425,9 @@ def render_summary(reports, console, *, seed: int, budget: int) -> None:
                 if typed:
                     held.append(r)
                 continue
-            table.add_row("  " + r.id.split(":", 1)[1], Text(v, style=VERDICT_STYLE.get(v, "")),
+            name = r.id.split(":", 1)[1] + (" (variant)" if getattr(r, "variant_of", None)
+                                             else "")
+            table.add_row("  " + name, Text(v, style=VERDICT_STYLE.get(v, "")),
                           _typed(r), _counts(r), _worst(r))
         title = Text.assemble((paper, "bold"), f": {len(rs)} result" + "s" * (len(rs) != 1))
         if settled:
@@ -416,24 +450,37 @@ def render_summary(reports, console, *, seed: int, budget: int) -> None:
             table.show_header = not shown_header
             shown_header = True
             console.print(table)
-    bad = []
+    # every REFUTED row and VIOLATED/VACUOUS statement, apart by what it is: the paper's
+    # printed lines and results, then the encoder's derived checks, then the pinned variants
+    # (their own claims) — one heading, each line marked (the view must stay short)
+    bad: dict[str, list[str]] = {g: [] for g in FINDING_GROUPS}
     for r in reports:
         parts_refuted = set()
         for s in r.steps:
             if s.verdict.value == "REFUTED" and not s.depends_on_reading:
-                bad.append(f"  {s.id}  [{s.method}]  {s.evidence()}")
+                g = finding_group(r, s)
+                bad[g].append(f"  {s.id}  [{_mark(g, r, s.eq)}{s.method}]  "
+                              f"{_repair_prefix(s.repair)}{s.evidence()}")
             if s.verdict.value == "REFUTED" and s.method == "statement":
                 parts_refuted.add(s.id)
         st = r.statement
-        if st.verdict.value == "VIOLATED" and not parts_refuted:
-            w = ", ".join(f"{k}={v}" for k, v in (st.witness or {}).items())
-            bad.append(f"  {r.id}  [statement VIOLATED, ratio {st.ratio:.3g}]  {w}"
-                       if st.ratio is not None else f"  {r.id}  [statement VIOLATED]  {w}")
-    if bad:
-        console.print(f"[bold]refuted rows and violated statements ({len(bad)}):[/]")
-        for line in bad:
-            console.print(line, no_wrap=True, overflow="ellipsis", markup=False,
-                          highlight=False)
+        if st.verdict.value in ("VIOLATED", "VACUOUS") and not parts_refuted:
+            g = finding_group(r)
+            w = _repair_prefix(r.statement_repair) + ", ".join(
+                f"{k}={v}" for k, v in (st.witness or {}).items())
+            what = (f"statement {st.verdict.value}, ratio {st.ratio:.3g}"
+                    if st.ratio is not None else f"statement {st.verdict.value}")
+            bad[g].append(f"  {r.id}  [{_mark(g, r, None)}{what}]  {w}")
+    total = sum(len(v) for v in bad.values())
+    if total:
+        console.print(f"[bold]findings ({total}):[/] {len(bad['printed'])} on the paper's "
+                      f"printed lines and results, {len(bad['derived'])} of derived checks, "
+                      f"{len(bad['variants'])} of pinned variants (each its own claim, never "
+                      "the printed result being false)", no_wrap=True, overflow="ellipsis")
+        for group in FINDING_GROUPS:
+            for line in bad[group]:
+                console.print(line, no_wrap=True, overflow="ellipsis", markup=False,
+                              highlight=False)
     reading = [s for r in reports for s in r.steps if s.depends_on_reading]
     if reading:
         groups: dict[str, list[str]] = {}
@@ -458,8 +505,24 @@ def render_summary(reports, console, *, seed: int, budget: int) -> None:
                   + summary_line("results", data["result_summary"]))
     n_reading = len(data["depends_on_reading"])
     console.print(summary_line("statements", data["statement_summary"])
+                  + (f"   {_repair_counts(data['repair_summary'])}"
+                     if data.get("repair_summary") else "")
                   + (f"   [bold]depends on the reading:[/] {n_reading} rows (listed above; "
                      "`dpcheck show ID` gives every reading)" if n_reading else ""))
+
+
+def _repair_prefix(rep: dict | None) -> str:
+    """"misprint? holds with … · " before a finding's evidence (nothing without a repair
+    search)."""
+    if not rep:
+        return ""
+    return f"{rep['summary']} · "
+
+
+def _repair_counts(counts: dict) -> str:
+    from checks.repair import LABELS
+    return "[bold]findings:[/] " + "  ".join(f"{LABELS.get(k, k)} {v}"
+                                               for k, v in counts.items())
 
 
 def _reading_line(console, data) -> None:
@@ -472,6 +535,11 @@ def _reading_line(console, data) -> None:
 def summary_line(what: str, counts: dict) -> str:
     parts = [f"[{VERDICT_STYLE.get(k, '')}]{k}[/] {v}" for k, v in counts.items()]
     return f"[bold]{what}:[/] " + ("  ".join(parts) if parts else "none")
+
+
+def _repair_options(args) -> dict:
+    return {"repairs": not args.no_repairs, "repair_edits": args.repair_edits,
+            "repair_budget": args.repair_budget}
 
 
 def cmd_verify(args) -> int:
@@ -491,7 +559,8 @@ def cmd_verify(args) -> int:
                          watchdog=args.watchdog,
                          # a paper file's code (its own providers, oracles) runs in worker
                          # processes, under the memory limit and the watchdog
-                         isolate=any(_is_path(s) for s in args.ids or ()))
+                         isolate=any(_is_path(s) for s in args.ids or ()),
+                         **_repair_options(args))
     if args.format == "json":
         text = json.dumps(report_json(reports, seed=args.seed, budget=args.budget),
                           indent=2, sort_keys=False) + "\n"
@@ -560,6 +629,26 @@ def _hypothesis_line(h) -> str:
     return f"  • {_pretty(h.expr) if h.expr is not None else h.name}" + cite
 
 
+#: how ``show`` names where a hypothesis in force comes from (its tag)
+_TAG_TEXT = {"printed": "", "standing": "standing", "class": "implied by a class",
+             "role": "implied"}
+
+
+def _in_force_lines(hyps) -> list[str]:
+    """The hypotheses in force at a typed statement, as ``show`` lists them under it: each
+    with its citation and, for a standing or implied one, where it comes from."""
+    import sympy as sp
+    shown = [h for h in hyps if h.expr is None or h.expr is not sp.true]
+    if not shown:
+        return ["  in force: (nothing beyond the symbols' own assumptions)"]
+    out = ["  in force (every scenario of the check satisfies these):"]
+    for h in shown:
+        tag = _TAG_TEXT.get(h.tag.value, "")
+        line = "  " + _hypothesis_line(h)
+        out.append(line + (f" — {tag}" if tag else ""))
+    return out
+
+
 def _unknown(name: str, candidates, what: str) -> str:
     """One line: ``name`` is not among ``candidates`` (``what`` they are), with the
     closest of them."""
@@ -567,6 +656,14 @@ def _unknown(name: str, candidates, what: str) -> str:
     close = difflib.get_close_matches(name, list(dict.fromkeys(candidates)), n=3, cutoff=0.5)
     return (f"unknown result or step {name!r} among the {what}"
             + (f"; did you mean {', '.join(close)}?" if close else ""))
+
+
+def _reads_as_id(text: str) -> bool:
+    """``key:kind-number[/row...]``: a result or row id, though its ``/`` makes it look
+    like a path (``dpcheck show paper:lem-1/line-2``)."""
+    import re
+    return re.match(r"^[a-z0-9][a-z0-9-]*:[a-z]+-[a-z0-9.+-]+(/|$)", text.strip().lower()) \
+        is not None and not text.strip().endswith(".py")
 
 
 def _show_target(args):
@@ -590,7 +687,7 @@ def _show_target(args):
         paper_file, ident = words
     else:
         ident = words[0]
-        if paper_file is None and registry.looks_like_path(ident):
+        if paper_file is None and registry.looks_like_path(ident) and not _reads_as_id(ident):
             raise UsageError(f"{ident!r} is a paper file: name one of its results too, "
                              f"`dpcheck show {ident} ID`")
     if not ident:
@@ -658,16 +755,24 @@ def cmd_show(args) -> int:
         head.append("statement:")
         head += [f"  {s.label}: {_pretty(s.lhs)} {s.rel.value} {_pretty(s.rhs)}"
                  for s in result.statement]
-    for bound in result.bounds:
-        head.append(f"bound {bound.label}: {bound.describe()}")
-    for rate in result.rates:
-        head.append(f"rate {rate.label}: {rate.describe()}")
+    from checks.statements import bound_statements
+    for st, bound in zip(list(result.bounds) + list(result.rates),
+                         bound_statements(result, roles_of(result))):
+        head.append(f"{'rate' if st.statement_type == 'rate' else 'bound'} {st.label}: "
+                    f"{st.describe()}")
+        head += _in_force_lines(bound.hypotheses)
+    if result.standing:
+        head.append(f"standing assumptions ({len(result.standing)}; in force where they "
+                    "reach a row's quantities):")
+        head += [_hypothesis_line(h) for h in result.standing]
     if result.note:
         head.append(f"note: {result.note}")
     console.print(Panel("\n".join(head), expand=False))
 
     from checks import engine
-    report = engine.check_result(result, budget=args.budget, seed=args.seed)
+    report = engine.check_result(result, options=engine.Options(
+        budget=args.budget, seed=args.seed, repairs=not args.no_repairs,
+        repair_edits=args.repair_edits, repair_budget=args.repair_budget))
     for s in report.steps:
         if "/" in ident and not (s.id == ident or s.id.startswith(ident + "/")):
             continue
@@ -713,13 +818,33 @@ def cmd_show(args) -> int:
         if s.verdict.value == "SUPPORTED":
             console.print(f"    search: {s.samples} samples, min slack {s.slack}"
                           + (f" at {s.where}" if s.where else ""))
+        if s.repair is not None:
+            _show_repairs(console, s.repair, s.repairs)
     sv = report.statement
     console.print(f"statement verdict: [{VERDICT_STYLE.get(sv.verdict.value, '')}]"
                   f"{sv.verdict.value}[/] {sv.detail}")
     if sv.witness:
         console.print("    witness: " + ", ".join(f"{k} = {v}" for k, v in sv.witness.items()),
                       markup=False, highlight=False)
+    if report.statement_repair is not None:
+        _show_repairs(console, report.statement_repair,
+                      report.statement_repair.get("repairs"))
     return EXIT_OK
+
+
+def _show_repairs(console, head: dict, repairs) -> None:
+    """A finding's class, then each repair: what changes, its verdict and evidence, the
+    repaired line in the paper's notation and in LaTeX."""
+    from rich.markup import escape
+    console.print(f"    [bold]repair:[/] {escape(head['summary'])}   [dim]"
+                  f"({escape(head.get('searched', ''))})[/]")
+    for k, rp in enumerate(repairs or (), start=1):
+        style = VERDICT_STYLE.get(rp["verdict"], "")
+        console.print(f"      {k}. {escape(rp['edit'])}: [{style}]{rp['verdict']}[/]"
+                      + (f"   [dim]({escape(rp['source'])})[/]" if rp.get("source") else ""))
+        console.print(f"         repaired: {escape(rp['line'])}", soft_wrap=True)
+        console.print(f"         LaTeX:    {escape(rp['latex'])}", soft_wrap=True)
+        console.print(f"         evidence: {escape(rp['evidence'])}", soft_wrap=True)
 
 
 # ----------------------------------------------------------------------------- derive
@@ -745,7 +870,7 @@ def cmd_report(args) -> int:
     with _output_refusals():     # refuse a bad folder now, not after the checking
         report.check_report_dir(args.out, force=args.force)
     reports = run_verify(results, budget=args.budget, seed=args.seed,
-                         progress=not args.no_progress)
+                         progress=not args.no_progress, **_repair_options(args))
     try:
         with _output_refusals():
             paths = report.write_report(reports, args.out, seed=args.seed, budget=args.budget,
@@ -901,7 +1026,10 @@ REFERENCE = (
         ("Bound", "a typed privacy claim: RDP of order `order`, or (expr, delta)-DP "
                   "with profile=True"),
         ("Rate", "a typed utility claim metric <= expr, checked by simulation"),
-        ("Paper", "the paper: key, title, symbol table, roles, normalise (Delta = 1 w.l.o.g.)"),
+        ("Paper", "the paper: key, title, symbol table, roles, normalise (Delta = 1 w.l.o.g.), "
+                  "standing assumptions"),
+        ("Standing", "standing assumptions / definitions binding every later result "
+                     "(Paper(standing=[...]))"),
         ("asm", "a hypothesis: a relation, a problem class, an ImplicitBound, or a string"),
         ("Reading", "another reading of an ambiguous line (Step(readings=[...]))"),
         ("ImplicitBound", "var <= sup{v > lower: conditions hold}, for asm()"),
@@ -1225,9 +1353,47 @@ def cmd_lint(args) -> int:
         raise
     for line in mistakes:
         print(f"{args.file}: {line}")
+    # the file's "# TODO" markers (an imported draft's guesses and unparsed rows): listed,
+    # not mistakes
+    from checks.importer import todo_markers
+    todos = todo_markers(args.file)
+    for lineno, tag, text in todos:
+        print(f"{args.file}:{lineno}: TODO({tag}): {text}")
     if mistakes:
         return EXIT_STRICT
-    print(f"ok: {n_results} results, {n_steps} steps")
+    print(f"ok: {n_results} results, {n_steps} steps"
+          + (f", {len(todos)} TODO markers" if todos else ""))
+    return EXIT_OK
+
+
+# ----------------------------------------------------------------------------- import
+def cmd_import(args) -> int:
+    from checks.importer import SourceError, default_key, import_paper
+    key = args.key or default_key(args.source)
+    pattern = _key_pattern()
+    if not pattern.match(key):
+        raise UsageError(f"--key must match {pattern.pattern} (lower-case letters, digits and "
+                         f"dashes), got {key!r}")
+    path = Path(args.out) if args.out else Path(default_paper_file(key))
+    if path.suffix != ".py":
+        raise UsageError(f"--out must name a .py file, got {str(path)!r}")
+    if path.exists() and not args.force:
+        raise UsageError(f"{str(path)!r} already exists; not overwritten (--force replaces it)")
+    try:
+        draft, text = import_paper(args.source, key)
+    except SourceError as exc:
+        raise UsageError(str(exc)) from None
+    try:
+        write_atomic(path, text, force=True)
+    except OSError as exc:
+        raise UsageError(f"cannot write {str(path)!r}: {exc.strerror or exc}") from None
+    s = draft.stats
+    print(f"wrote {path}: {s.results} results ({s.printed} theorem-like headings printed), "
+          f"{s.relations} display relations, {s.parsed} parsed into SymPy, {s.unparsed} not "
+          f"parsed (kept as UNCHECKED rows), {s.hypotheses} hypotheses; {s.seconds:.1f} s",
+          file=sys.stderr)
+    print(f"next: dpcheck lint {path} && dpcheck verify {path}  (grep -n TODO {path})",
+          file=sys.stderr)
     return EXIT_OK
 
 
@@ -1307,6 +1473,16 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"dpcheck {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
+    def repairs_options(p):
+        p.add_argument("--no-repairs", action="store_true",
+                       help="skip the repair search: no 'misprint? holds with …' / 'holds "
+                            "if …' for refuted rows and violated statements")
+        p.add_argument("--repair-edits", type=int, choices=(1, 2), default=2,
+                       help="the most edits a repair may make (default 2)")
+        p.add_argument("--repair-budget", type=_positive_int("repair budget"), default=10,
+                       help="judgements (prover and search runs, oracle runs, statement "
+                            "checks) per finding (default 10)")
+
     def budget_seed(p):
         p.add_argument("--budget", type=_positive_int("budget"), default=DEFAULT_BUDGET,
                        help=f"search examples per step (default {DEFAULT_BUDGET})")
@@ -1346,6 +1522,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
                         "report its result as an error (default $DPCHECK_WATCHDOG, else "
                         "900; 0: never)")
     budget_seed(v)
+    repairs_options(v)
     v.set_defaults(func=cmd_verify)
 
     lst = sub.add_parser("list", help="list encoded results")
@@ -1354,7 +1531,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 
     s = sub.add_parser("show", help="one result: statement, hypotheses, steps, evidence",
                        usage="dpcheck show [-h] [FILE] ID [--paper FILE] [--budget N] "
-                             "[--seed S]",
+                             "[--seed S] [--no-repairs]",
                        description="Check one result (or one row) and print its statement, "
                                    "hypotheses, every row's verdict with its evidence, and "
                                    "the counterexamples.  For a paper file: "
@@ -1367,6 +1544,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     s.add_argument("--paper", metavar="FILE", default=None,
                    help="the paper file (a .py file or a package folder) the ID belongs to")
     budget_seed(s)
+    repairs_options(s)
     s.set_defaults(func=cmd_show)
 
     d_help = "symbolic re-derivations registered by paper packages"
@@ -1399,6 +1577,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     rep.add_argument("--force", action="store_true",
                      help="replace files in DIR that are not previous dpcheck outputs")
     budget_seed(rep)
+    repairs_options(rep)
     rep.set_defaults(func=cmd_report)
 
     new = sub.add_parser("new", help="write a template paper file to start your own from",
@@ -1431,6 +1610,27 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     lint.add_argument("file", metavar="FILE", help="a .py file or a package folder defining "
                                                    "PAPER and RESULTS")
     lint.set_defaults(func=cmd_lint)
+
+    imp = sub.add_parser("import", help="draft a paper module from a paper's LaTeX",
+                         description="Read a paper's LaTeX and write a paper module that "
+                                     "`dpcheck lint` accepts and `dpcheck verify` runs as it "
+                                     "stands: one Result per theorem-like environment (numbers, "
+                                     "titles, sections), proofs as chains of steps split at "
+                                     "relation signs with their equation numbers, every side "
+                                     "parsed into SymPy where it can be, inline conditions as "
+                                     "hypotheses.  What needs a person is marked '# TODO' "
+                                     "(`dpcheck lint FILE` lists them).")
+    imp.add_argument("source", metavar="SOURCE",
+                     help="a .tex file (\\input/\\include followed), an arXiv source folder "
+                          "or .tar.gz, an arXiv HTML page, Markdown with $...$ math, or a "
+                          "text rendering that keeps LaTeX")
+    imp.add_argument("--out", metavar="FILE",
+                     help="the module to write (default: KEY.py, dashes as underscores)")
+    imp.add_argument("--key", metavar="KEY",
+                     help="the paper's key, prefix of every result id (default: from SOURCE's "
+                          "file name)")
+    imp.add_argument("--force", action="store_true", help="replace FILE if it exists")
+    imp.set_defaults(func=cmd_import)
 
     orc = sub.add_parser("oracles", help="registered step oracles and truth providers",
                          description="List the step oracles a Step may name (oracle=NAME, "

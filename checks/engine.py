@@ -45,6 +45,14 @@ For each result, :func:`plan` lists the checks and :func:`check_result` runs the
 An oracle name that no plug-in registered is an encoding error: the row is UNCHECKED
 with that reason (``dpcheck lint`` reports it), never a silent CITED.
 
+**Repairs** (``dpcheck verify`` without ``--no-repairs``; :mod:`checks.repair`): once
+every result is checked, the small edits or the one hypothesis under which each REFUTED
+row or VIOLATED statement holds are searched — after all the checks, never between them,
+and in parallel runs each result's search in a fresh worker process, because z3's
+answer under a resource limit can depend on what the process built before: the
+findings' verdicts are those of a run without repairs, and the repairs do not depend on
+which worker ran what.
+
 A result's verdict is its weakest check's (:func:`checks.verdict.weakest`).  The same
 claim is checked once per run (cache keyed by the claim's content), and its search seed
 is derived from the claim, so the output does not depend on order or parallelism.  With
@@ -71,7 +79,8 @@ from checks.plugins import get_step_oracle
 from checks.verdict import (ResultReport, StatementReport, StatementVerdict, StepReport,
                             Verdict)
 from theory.model import (CaseSplit, Chain, Located, Rel, Result, Step, StepKind, Tag,
-                          in_force, repeated_labels, step_id, walk_steps)
+                          in_force, repeated_labels, row_origins, step_id, walk_steps,
+                          with_standing)
 
 
 @dataclass
@@ -84,12 +93,23 @@ class Options:
     #: answer from the disk cache only: a check it lacks raises :class:`_Miss` (the parent
     #: of a parallel run answers fully cached results itself, without a worker)
     cache_only: bool = False
+    #: search the repairs of every finding after a result's checks (:mod:`checks.repair`)
+    repairs: bool = False
+    #: the most edits a repair may make (1 or 2)
+    repair_edits: int = 2
+    #: judgements per finding (prover + search runs, oracle runs, statement checks)
+    repair_budget: int = 10
 
     def __post_init__(self):
         if not isinstance(self.budget, int) or self.budget < 1:
             raise ValueError(f"budget must be an integer >= 1, got {self.budget!r}")
         if not isinstance(self.seed, int) or self.seed < 0:
             raise ValueError(f"seed must be an integer >= 0, got {self.seed!r}")
+        if not isinstance(self.repair_edits, int) or self.repair_edits not in (1, 2):
+            raise ValueError(f"repair_edits must be 1 or 2, got {self.repair_edits!r}")
+        if not isinstance(self.repair_budget, int) or self.repair_budget < 1:
+            raise ValueError(f"repair_budget must be an integer >= 1, got "
+                             f"{self.repair_budget!r}")
 
 
 @dataclass
@@ -234,12 +254,29 @@ def check_step(loc: Located, opts: Options | None = None, *, definition: bool = 
     """The verdict on one located step (see module docstring); with ``roles`` (the
     paper's), a witness over role quantities must be realised by an instance
     (:func:`realised`), and every alternative reading of the step is checked too."""
-    rep = _check_step(loc, opts, definition=definition, roles=roles)
+    rep = _with_standing(loc, lambda lc: _check_step(lc, opts, definition=definition,
+                                                     roles=roles))
     if loc.step.readings and not definition and (
             loc.step.kind in (StepKind.ALGEBRA, StepKind.SCALAR) or loc.step.oracle):
         rep.readings = [_check_reading(loc, rd, opts or Options(), roles)
                         for rd in loc.step.readings]
     return rep
+
+
+def _with_standing(loc: Located, check) -> StepReport:
+    """``check(loc)``, where standing hypotheses are in force at the step
+    (:attr:`theory.model.Tag.STANDING`): first without them — a row that holds without them
+    holds with them (PROVED is kept, so a standing assumption the row does not need never
+    costs it its proof) — then, for any other verdict, with every hypothesis in force:
+    a witness must satisfy the standing assumptions, and a row may need them."""
+    if not any(h.tag is Tag.STANDING for h in loc.hypotheses):
+        return check(loc)
+    bare = Located(loc.id, loc.step, tuple(h for h in loc.hypotheses
+                                           if h.tag is not Tag.STANDING), loc.case_path)
+    rep = check(bare)
+    if rep.verdict is Verdict.PROVED:
+        return rep
+    return check(loc)
 
 
 def _check_reading(loc: Located, rd, opts: Options, roles) -> dict:
@@ -248,7 +285,8 @@ def _check_reading(loc: Located, rd, opts: Options, roles) -> dict:
     args.update(dict(rd.oracle_args))
     alt = replace(loc.step, lhs=rd.lhs, rel=rd.rel, rhs=rd.rhs, readings=(),
                   oracle_args=tuple(sorted(args.items())))
-    r = _check_step(Located(loc.id, alt, loc.hypotheses, loc.case_path), opts, roles=roles)
+    r = _with_standing(Located(loc.id, alt, loc.hypotheses, loc.case_path),
+                       lambda lc: _check_step(lc, opts, roles=roles))
     return {"name": rd.name, "claim": str(rd), "why": rd.why, "verdict": r.verdict.value,
             "method": r.method, "counterexample": r.counterexample, "detail": r.detail,
             "instance": r.instance}
@@ -590,28 +628,33 @@ _UNITS_TABLES: dict = {}
 
 
 def _implied_for(result: Result, hyps, exprs, roles) -> tuple:
-    """The relations the typed classes and roles imply among the symbols of ``exprs`` and
-    ``hyps`` (issue 18), for a structural row (link, conclusion, case cover)."""
-    if roles is None and not result.bounds:
-        return ()
-    from theory.classes import implied_hypotheses
+    """The standing hypotheses of the result that reach the symbols of ``exprs`` and
+    ``hyps`` (:func:`theory.model.with_standing`), and the relations the typed classes and
+    roles imply among them (issue 18), for a structural row (link, conclusion, case
+    cover)."""
     hyps = tuple(hyps)
     present = set()
     for e in exprs:
         present |= getattr(e, "free_symbols", set())
+    standing = with_standing(result, hyps, present)[len(hyps):]
+    if roles is None and not result.bounds:
+        return standing
+    from theory.classes import implied_hypotheses
+    hyps = hyps + standing
     for h in hyps:
         if h.expr is not None:
             present |= h.expr.free_symbols
     orders = tuple(b.order for b in result.bounds if b.order is not None)
-    return tuple(implied_hypotheses(hyps, roles, present, orders=orders))
+    return standing + tuple(implied_hypotheses(hyps, roles, present, orders=orders))
 
 
 def _realisable(check, hyps, implied) -> StepReport:
     """A structural row checked under the printed hypotheses; a REFUTED with a witness is
-    re-judged with the class-implied relations in force, so a witness that no instance of
-    the classes realises (gap > (L/2)·dist², α ≤ 1 for an order, ...) is never reported.
-    The implied relations are consequences of the hypotheses, so the re-judged verdict is
-    the row's verdict."""
+    re-judged with the standing hypotheses and the class-implied relations in force, so a
+    witness that breaks a standing assumption or that no instance of the classes realises
+    (gap > (L/2)·dist², α ≤ 1 for an order, ...) is never reported.  Both are hypotheses in
+    force (what holds without them holds with them), so the re-judged verdict is the
+    row's verdict."""
     rep = check(tuple(hyps))
     if implied and rep.verdict is Verdict.REFUTED and rep.counterexample:
         return check(tuple(hyps) + tuple(implied))
@@ -886,9 +929,20 @@ def check_result(result: Result, *, budget: int = DEFAULT_BUDGET, seed: int = DE
             if progress is not None:
                 progress(pc.id)
     rep.steps = [done[pc.id] for pc in planned if done[pc.id] is not None]
+    # what each row is: a printed line, a derived check, a row of a pinned variant
+    origins = row_origins(result)
+    for s in rep.steps:
+        s.origin = origins.get(s.id, "variant" if result.variant_of else "derived")
+    rep.variant_of = result.variant_of
     from checks.verdict import first_broken
     rep.first_broken = first_broken(rep.steps, [pc.id for pc in planned if pc.part is not None])
     rep.seconds = time.perf_counter() - t0
+    rep.statement_outcomes = outcomes
+    if opts.repairs:
+        # after this result's checks (a single result: `dpcheck show`; verify checks
+        # every result before it repairs any, see repair_results)
+        from checks import repair
+        repair.attach(result, rep, outcomes, opts)
     return rep
 
 
@@ -945,6 +999,12 @@ def _statement_part(result: Result, pc: PlannedCheck, rows: list[StepReport], ou
             why = (f"not carried by the proof: {len(unsettled)} of {len(own)} rows"
                    f"{' it rests on' if apart else ''} are not "
                    f"PROVED/CITED (first: {first.id.split('/', 1)[-1]} {first.verdict.value})")
+    if out is not None and getattr(out, "vacuous", False):
+        # the hypotheses in force contradict each other: nothing can hold or fail there —
+        # a finding (the unsat core), never PROVED
+        return StepReport(loc.id, st.eq, kind, Verdict.UNCHECKED, "statement",
+                          detail=f"the typed statement {st.label!r} is VACUOUS: {out.detail}",
+                          seconds=time.perf_counter() - t0)
     if out is not None and out.tested:
         if out.violated:
             cx = {k: str(v) for k, v in (out.witness or {}).items()}
@@ -970,7 +1030,8 @@ def _statement_part(result: Result, pc: PlannedCheck, rows: list[StepReport], ou
 def typed_outcomes(result: Result, outcomes: dict) -> list[dict]:
     """Per typed statement of ``result`` (bounds, then rates): what the comparison with
     the truth gave — ``outcome`` "held" (on ``scenarios`` scenarios, largest
-    truth/bound ``ratio``), "violated" (``ratio``) or "not tested" (``why``)."""
+    truth/bound ``ratio``), "violated" (``ratio``), "vacuous" (the hypotheses in force
+    contradict each other) or "not tested" (``why``)."""
     out = []
     for kind, st in ([("bound", b) for b in result.bounds]
                      + [("rate", r) for r in result.rates]):
@@ -988,7 +1049,8 @@ def typed_outcomes(result: Result, outcomes: dict) -> list[dict]:
                     break
             why = text.split(" | ", 1)[0]
         out.append({"label": st.label, "kind": kind,
-                    "outcome": ("not tested" if not o.tested else
+                    "outcome": ("vacuous" if getattr(o, "vacuous", False) else
+                                "not tested" if not o.tested else
                                 "violated" if o.violated else "held"),
                     "scenarios": o.samples, "ratio": o.ratio, "why": why})
     return out
@@ -1001,9 +1063,10 @@ def _statements(result: Result, opts: Options):
         return StatementReport(), {}
     disk = opts.disk
     k = None
-    if disk is not None:
+    roles = roles_of(result)
+    if disk is not None:    # keyed by the statements with every hypothesis in force
         k = _cache.key("statements", result.id + "\n" + _cache.fingerprint(
-            (result.bounds, result.rates)), budget=opts.budget, seed=opts.seed)
+            statements.bound_statements(result, roles)), budget=opts.budget, seed=opts.seed)
         hit = _get(disk, k)
         if hit is not None:
             rep = StatementReport(StatementVerdict(hit["verdict"]), hit["detail"],
@@ -1013,7 +1076,8 @@ def _statements(result: Result, opts: Options):
         raise _Miss(result.id + "/statements")
     oom = resources.memory_errors()
     try:
-        rep, outs = statements.check_result_statements(result, budget=opts.budget, seed=opts.seed)
+        rep, outs = statements.check_result_statements(result, budget=opts.budget, seed=opts.seed,
+                                                       roles=roles)
     except Exception as exc:  # noqa: BLE001 - a provider bug: say so, never crash the run
         return StatementReport(StatementVerdict.NOT_TESTED,
                                detail=f"statement check failed: {_failure(exc)}"), {}
@@ -1036,8 +1100,9 @@ def verify(results: Iterable[Result], *, budget: int = DEFAULT_BUDGET,
            jobs: int | None = None, cache_dir: str | None = None,
            use_cache: bool = False, scheduler: str | None = None,
            events: Callable[[str, str], None] | None = None, isolate: bool = False,
-           memory: int | None = None, watchdog: float | None = None
-           ) -> list[ResultReport]:
+           memory: int | None = None, watchdog: float | None = None,
+           repairs: bool = False, repair_edits: int = 2,
+           repair_budget: int = 10) -> list[ResultReport]:
     """Check every result; reports in the given order.
 
     With ``use_cache``, verdicts are read from and written to the disk cache
@@ -1059,14 +1124,32 @@ def verify(results: Iterable[Result], *, budget: int = DEFAULT_BUDGET,
     ``progress(step_id)`` is called as checks finish; ``events(kind, result_id)`` as
     results start (``"start"``) and end (``"done"``; ``"cached"`` when answered from the
     cache here).
+    ``repairs``: once every result is checked, the repairs of its findings are searched
+    (:func:`repair_results`; :mod:`checks.repair`; at most ``repair_edits`` edits,
+    ``repair_budget`` judgements per finding), in the same supervised workers, one
+    fresh process per result.
     """
-    from theory import registry
     results = list(results)
     disk = _cache.DiskCache(cache_dir) if use_cache else None
-    opts = Options(budget=budget, seed=seed, disk=disk)
+    # validated now (a bad repair setting is refused before any work)
+    ropts = Options(budget=budget, seed=seed, disk=disk, repairs=bool(repairs),
+                    repair_edits=repair_edits, repair_budget=repair_budget)
     jobs = default_jobs() if jobs is None else int(jobs)
     if jobs < 1:
         raise ValueError(f"jobs must be >= 1, got {jobs}")
+    out = _check_all(results, budget=budget, seed=seed, disk=disk, jobs=jobs,
+                     scheduler=scheduler, progress=progress, events=events,
+                     isolate=isolate, memory=memory, watchdog=watchdog)
+    if ropts.repairs:
+        repair_results(results, out, ropts, jobs=jobs, scheduler=scheduler, memory=memory,
+                       watchdog=watchdog)
+    return out
+
+
+def _check_all(results, *, budget, seed, disk, jobs, scheduler, progress, events,
+               isolate, memory, watchdog):
+    from theory import registry
+    opts = Options(budget=budget, seed=seed, disk=disk)
     out: list[ResultReport | None] = [None] * len(results)
     if disk is not None:
         probe = Options(budget=budget, seed=seed, disk=disk, cache_only=True)
@@ -1264,3 +1347,64 @@ def _worker(task, note):
         note(("start", i))
         note(("result", i, check_result(registry.get(rid), options=opts, progress=tick)))
     return len(members)
+
+
+# --------------------------------------------------------------------------------------
+# repairs, after every check
+def _has_findings(rep: ResultReport) -> bool:
+    return (any(s.verdict is Verdict.REFUTED for s in rep.steps)
+            or rep.statement.verdict is StatementVerdict.VIOLATED)
+
+
+def repair_results(results, reports, opts: Options, *, jobs: int = 1,
+                   scheduler: str | None = None, memory: int | None = None,
+                   watchdog: float | None = None) -> None:
+    """Search the repairs of the findings of ``reports`` (in place; :mod:`checks.repair`)
+    once every result is checked.  With ``jobs > 1`` (or a scheduler) each registered
+    result's search is a task of its own, run in a fresh supervised worker process (a
+    process per task, so that a search inherits no other's history; under the memory
+    budget ``memory`` and the ``watchdog``, as the checks): a search whose worker dies
+    or is ended leaves its result's report as checked, without repairs, and the others
+    go on; the others here, in order."""
+    from checks import repair
+    from theory import registry
+    todo = [i for i, rep in enumerate(reports) if rep is not None and _has_findings(rep)]
+    local = [i for i in todo if not _is_registered(results[i])]
+    remote = [i for i in todo if i not in set(local)]
+    if not scheduler and (jobs == 1 or len(remote) < 2):
+        local, remote = todo, []
+    for i in local:
+        repair.attach(results[i], reports[i], reports[i].statement_outcomes or {}, opts)
+    if not remote:
+        return
+    paths = tuple(registry.user_paths())
+    folder = str(opts.disk.folder) if opts.disk is not None else None
+    fix = (opts.repair_edits, opts.repair_budget)
+    # the most findings first (load balance)
+    remote.sort(key=lambda i: (-sum(s.verdict is Verdict.REFUTED for s in reports[i].steps),
+                               i))
+    tasks = [(i, results[i].id, reports[i], opts.budget, opts.seed, paths, folder, fix)
+             for i in remote]
+    from checks.executor import make_executor
+    with make_executor(_repair_worker, jobs=jobs, scheduler=scheduler, n_tasks=len(tasks),
+                       memory=memory, watchdog=watchdog, fresh=True) as ex:
+        for t in tasks:
+            ex.submit(t)
+        for ev in ex.events():
+            if ev.kind == "done":
+                i, rep = ev.value
+                reports[i] = rep
+
+
+def _repair_worker(task, note=None):
+    """Search the repairs of one checked result in this (fresh) worker: ``(i, report)``."""
+    i, rid, rep, budget, seed, paths, folder, fix = task
+    from checks import repair
+    from theory import registry
+    for p in paths:
+        registry.load_path(p)
+    disk = _cache.DiskCache(folder) if folder is not None else None
+    opts = Options(budget=budget, seed=seed, disk=disk, repairs=True, repair_edits=fix[0],
+                   repair_budget=fix[1])
+    repair.attach(registry.get(rid), rep, rep.statement_outcomes or {}, opts)
+    return i, rep

@@ -234,14 +234,17 @@ class _Worker:
 class LocalProcesses(Executor):
     """Up to ``processes`` supervised worker processes (see the module docstring);
     ``memory``: each worker's memory budget in bytes (None: no limit); ``watchdog``:
-    seconds without a note after which a task is ended (None: never)."""
+    seconds without a note after which a task is ended (None: never); ``fresh``: every
+    task in a process of its own (forked from the server, which preloaded everything:
+    no task sees what another left in a process)."""
 
     def __init__(self, processes: int, fn: Callable, *, memory: int | None = None,
-                 watchdog: float | None = None):
+                 watchdog: float | None = None, fresh: bool = False):
         if processes < 1:
             raise ValueError(f"processes must be >= 1, got {processes}")
         super().__init__(fn)
         self.processes, self.memory, self.watchdog = processes, memory, watchdog
+        self.fresh = fresh
         self.ctx = _context()
         self.pending: list[tuple[int, object]] = []
         self.workers: list[_Worker] = []
@@ -322,6 +325,9 @@ class LocalProcesses(Executor):
                 continue
             if kind != "note":
                 w.task = None
+                if self.fresh and w in self.workers:    # one task per process
+                    self.workers.remove(w)
+                    w.end()
             yield Event(tid, kind, value)
 
     def _test_pause(self) -> None:
@@ -419,7 +425,11 @@ class DaskCluster(Executor):
 
 
 def make_executor(fn: Callable, *, jobs: int, scheduler: str | None, n_tasks: int,
-                  memory: int | None = None, watchdog: float | None = None) -> Executor:
+                  memory: int | None = None, watchdog: float | None = None,
+                  fresh: bool = False) -> Executor:
+    """Supervised local workers (``fresh``: a new process per task) or the Dask cluster
+    (whose workers are long-lived: ``fresh`` cannot be had there)."""
     if scheduler:
         return DaskCluster(scheduler, fn)
-    return LocalProcesses(min(jobs, max(1, n_tasks)), fn, memory=memory, watchdog=watchdog)
+    return LocalProcesses(min(jobs, max(1, n_tasks)), fn, memory=memory, watchdog=watchdog,
+                          fresh=fresh)

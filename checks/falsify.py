@@ -755,7 +755,9 @@ def _rationalisations(x: float, integer: bool) -> list[Fraction]:
 def simplify_point(ev: "SlackEvaluator", x: np.ndarray, rounds: int = 2) -> np.ndarray:
     """Greedily replace coordinates of a violating point by simpler numbers (1, 2, 1/2,
     10, one significant digit, powers of ten ...) while it stays feasible and violating
-    (float check); the result is then confirmed exactly as usual."""
+    (float check), then shrink each coordinate still long to the simplest rational of the
+    interval around it where the point keeps violating (Hypothesis-style: t = 1/2, not
+    t = 4·10⁻¹²); the result is then confirmed exactly as usual."""
     x = np.array(x, dtype=float)
 
     def violates(p):
@@ -773,8 +775,8 @@ def simplify_point(ev: "SlackEvaluator", x: np.ndarray, rounds: int = 2) -> np.n
                 mag = 10.0 ** math.floor(math.log10(abs(v)))
                 cands += [math.copysign(mag, v), math.copysign(10 * mag, v),
                           float(f"{v:.1g}"), float(f"{v:.2g}"), float(round(v))]
-            for c in sorted(set(cands), key=lambda c: (_complexity(c), abs(c - v))):
-                if c == v or _complexity(c) >= _complexity(v):
+            for c in sorted(set(cands), key=lambda c: (complexity(c), abs(c - v))):
+                if c == v or complexity(c) >= complexity(v):
                     continue
                 if s.is_integer and c != round(c):
                     continue
@@ -785,10 +787,75 @@ def simplify_point(ev: "SlackEvaluator", x: np.ndarray, rounds: int = 2) -> np.n
                     break
         if not changed:
             break
+    for i, s in enumerate(ev.syms):
+        v = x[i]
+        if not math.isfinite(v) or complexity(v) <= SIMPLE_ENOUGH:
+            continue
+        lo, hi = _violating_interval(x, i, violates)
+        c = _simplest_between(lo, hi, integer=bool(s.is_integer))
+        if c is not None and complexity(float(c)) < complexity(v):
+            y = x.copy()
+            y[i] = float(c)
+            if violates(y):
+                x = y
     return x
 
 
-def _complexity(v: float) -> int:
+#: a coordinate this simple (digits of its shortest fraction) is left as it is
+SIMPLE_ENOUGH = 4
+#: probes on each side of a coordinate when its violating interval is measured
+INTERVAL_PROBES = 40
+
+
+def _violating_interval(x: np.ndarray, i: int, violates) -> tuple[float, float]:
+    """The interval around x[i] (others fixed) over which the point keeps violating, as far
+    as geometric probing finds it: steps doubling from 10⁻¹² of |x[i]| (or of 1) outward,
+    each end the last step that still violates."""
+    v = x[i]
+    scale = abs(v) if v != 0 else 1.0
+    ends = []
+    for sign in (-1.0, 1.0):
+        step, good = 1e-12 * scale, 0.0
+        for _ in range(INTERVAL_PROBES):
+            y = x.copy()
+            y[i] = v + sign * step
+            if not violates(y):
+                break
+            good = step
+            step *= 2.0
+        ends.append(v + sign * good)
+    return ends[0], ends[1]
+
+
+def _simplest_between(lo: float, hi: float, *, integer: bool = False) -> Fraction | None:
+    """The rational with the smallest denominator (then the smallest |numerator|) in
+    [lo, hi] (the Stern–Brocot descent on continued fractions); an integer when asked."""
+    if not (math.isfinite(lo) and math.isfinite(hi)) or lo > hi:
+        return None
+    if integer:
+        c = math.ceil(lo) if lo > 0 else (math.floor(hi) if hi < 0 else 0)
+        return Fraction(c) if lo <= c <= hi else None
+    if lo <= 0 <= hi:
+        return Fraction(0)
+    if hi < 0:
+        got = _simplest_between(-hi, -lo)
+        return None if got is None else -got
+    a, b = Fraction(lo), Fraction(hi)
+
+    def rec(a, b):
+        fl = math.floor(a)
+        if fl + 1 <= b or a == fl:
+            return Fraction(math.ceil(a))
+        # a and b share the integer part: 1/(the simplest in [1/(b − fl), 1/(a − fl)])
+        return fl + 1 / rec(1 / (b - fl), 1 / (a - fl))
+
+    try:
+        return rec(a, b)
+    except (ZeroDivisionError, RecursionError):
+        return None
+
+
+def complexity(v: float) -> int:
     """Length of the shortest exact decimal-ish form (smaller is simpler)."""
     if not math.isfinite(v):
         return 10**6
@@ -955,7 +1022,17 @@ def search(claim: Claim, *, budget: int = 2000, seed: int = 0,
     ev = SlackEvaluator(claim)
     out = SearchOutcome()
     for p in extra_points:
-        cx = confirm(claim, p, ev)
+        cx = None
+        try:                         # a solver's model is as ugly as it comes: simplify it
+            x = np.array([float(p[s]) for s in ev.syms], dtype=float)
+        except (KeyError, TypeError, ValueError, OverflowError):
+            x = None
+        if x is not None and np.all(np.isfinite(x)):
+            simple = simplify_point(ev, x)
+            if not np.array_equal(simple, x):
+                cx = confirm(claim, dict(zip(ev.syms, simple)), ev)
+        if cx is None:
+            cx = confirm(claim, p, ev)
         if cx is not None:
             out.counterexample = cx
             out.detail = "z3 model " + _CONFIRMED
@@ -1043,6 +1120,25 @@ def search(claim: Claim, *, budget: int = 2000, seed: int = 0,
         detail.append("float violations were rounding: not confirmed at 50 digits")
     out.detail = "; ".join(detail)
     return out
+
+
+def admissible_sample(claim: Claim, n: int, seed: int = 0
+                      ) -> tuple[list[sp.Symbol], np.ndarray, np.ndarray]:
+    """``n`` points drawn as the random phase of :func:`search` draws them: (the claim's
+    symbols, their values as a (k x n) float array, the mask of the points that meet
+    every hypothesis in floats).  Evidence only (nothing is confirmed): the repair search
+    (:mod:`checks.repair`) tests candidate lines on these points before it judges one."""
+    if not isinstance(n, int) or n < 1:
+        raise ValueError(f"n must be an integer >= 1, got {n!r}")
+    ev = SlackEvaluator(claim)
+    if not ev.syms:
+        return [], np.zeros((0, 1)), np.ones(1, dtype=bool)
+    doms = _domains(claim)
+    rng = np.random.default_rng(seed)
+    k = len(doms)
+    vals = _sample(doms, rng.integers(0, N_MODES, size=(k, n)), rng.random((k, n)))
+    ok, _ = ev.slacks_np(vals)
+    return list(ev.syms), vals, ok
 
 
 def _confirm_simplified(claim, ev, x):

@@ -148,30 +148,58 @@ def candidates(loc: Located) -> list[tuple[str, str, sp.Expr, Rel, sp.Expr, tupl
             hyps[:i] + hyps[i + 1:])
     # exponents
     for name, e in sides:
-        for p in _pows(e):
-            new_exp = {2: 1, -2: -1, sp.S.Half: 1, -sp.S.Half: -1}[p.exp]
-            new = e.xreplace({p: p.base ** new_exp})
+        for desc, _, _, new in exponent_edits(e):
             lhs, rhs = (new, st.rhs) if name == "lhs" else (st.lhs, new)
-            add("exp", f"{name}: {p} -> {p.base ** new_exp}", lhs, st.rel, rhs)
-        for s in sorted(e.free_symbols, key=lambda s: s.name):
-            for k, tag in ((2, "x**2"), (sp.S.Half, "sqrt(x)")):
-                new = e.xreplace({s: s ** k})
-                lhs, rhs = (new, st.rhs) if name == "lhs" else (st.lhs, new)
-                add("exp", f"{name}: {s} -> {tag.replace('x', s.name)}", lhs, st.rel, rhs)
+            add("exp", f"{name}: {desc}", lhs, st.rel, rhs)
     # swap two symbols of the same dimension
     paper = loc.id.split(":", 1)[0]
-    syms = sorted(st.free_symbols, key=lambda s: s.name)
+    for a, b in same_dimension_pairs(st.free_symbols, paper):
+        for name, e in sides:
+            new = swap_edit(e, a, b)
+            if new is None:
+                continue
+            lhs, rhs = (new, st.rhs) if name == "lhs" else (st.lhs, new)
+            add("swap", f"{name}: {a} <-> {b}", lhs, st.rel, rhs)
+    return out
+
+
+def exponent_edits(e: sp.Expr) -> list[tuple[str, sp.Expr, sp.Expr, sp.Expr]]:
+    """The ``exp`` operator on one expression, as (description, what is replaced, its
+    replacement, the edited expression): every
+    square or square root removed (``x**2 → x``, ``sqrt(x) → x``, and their reciprocals),
+    then every symbol squared and rooted (``x → x**2``, ``x → sqrt(x)``).  Shared with the
+    repair search (:mod:`checks.repair`), which runs them the other way."""
+    out = []
+    for p in _pows(e):
+        new_exp = {2: 1, -2: -1, sp.S.Half: 1, -sp.S.Half: -1}[p.exp]
+        out.append((f"{p} -> {p.base ** new_exp}", p, p.base ** new_exp,
+                    e.xreplace({p: p.base ** new_exp})))
+    for s in sorted(e.free_symbols, key=lambda s: s.name):
+        for k, tag in ((2, "x**2"), (sp.S.Half, "sqrt(x)")):
+            out.append((f"{s} -> {tag.replace('x', s.name)}", s, s ** k,
+                        e.xreplace({s: s ** k})))
+    return out
+
+
+def same_dimension_pairs(symbols, paper: str) -> list[tuple[sp.Symbol, sp.Symbol]]:
+    """Pairs of ``symbols`` (sorted by name) with the same declared dimension in
+    ``paper``'s symbol table; undeclared symbols pair with nothing."""
+    syms = sorted(symbols, key=lambda s: s.name)
+    out = []
     for a, b in itertools.combinations(syms, 2):
         da, db = _dim(a, paper), _dim(b, paper)
         if da is None or db is None or da != db:
             continue
-        for name, e in sides:
-            if a not in e.free_symbols and b not in e.free_symbols:
-                continue
-            new = e.xreplace({a: b, b: a})
-            lhs, rhs = (new, st.rhs) if name == "lhs" else (st.lhs, new)
-            add("swap", f"{name}: {a} <-> {b}", lhs, st.rel, rhs)
+        out.append((a, b))
     return out
+
+
+def swap_edit(e: sp.Expr, a: sp.Symbol, b: sp.Symbol) -> sp.Expr | None:
+    """``e`` with ``a`` and ``b`` exchanged (the ``swap`` operator), or None when ``e``
+    holds neither."""
+    if a not in e.free_symbols and b not in e.free_symbols:
+        return None
+    return e.xreplace({a: b, b: a})
 
 
 def checkable_steps(results=None) -> list[Located]:

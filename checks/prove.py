@@ -437,6 +437,40 @@ def z3_stage(claim: Claim, *, rlimit: int = DEFAULT_RLIMIT) -> ProofOutcome:
     return ProofOutcome("unknown", "z3-nra", f"z3: unknown ({reason}){extra}", seconds=secs)
 
 
+def contradiction(named, *, rlimit: int = DEFAULT_RLIMIT) -> list[str] | None:
+    """Whether hypotheses contradict each other: ``named`` holds pairs (name, SymPy
+    boolean).  Returns the names of an unsat core — a subset z3 proves jointly
+    unsatisfiable (with the translation's side conditions: a root's or a logarithm's
+    argument in its domain, which every point where the hypotheses can be evaluated
+    meets) — or None (satisfiable, unknown, or untranslatable).  Sound for the
+    contradiction: the translation over-approximates, so an unsat core is a proof."""
+    tr = _Translator()
+    tracked = []
+    try:
+        for i, (name, b) in enumerate(named):
+            if b is sp.true:
+                continue
+            if b is sp.false:
+                return [name]
+            tracked.append((z3.Bool(f"_h{i}", tr.ctx), name, tr.boolean(b)))
+    except Untranslatable:
+        return None
+    if not tracked:
+        return None
+    # (rlimit alone, in the translator's own context: as z3_stage, a verdict must not
+    # depend on the machine's load or on what the process checked before)
+    solver = z3.Solver(ctx=tr.ctx)
+    solver.set("rlimit", int(rlimit))
+    solver.set("unsat_core", True)
+    solver.add(*tr.side)
+    for lit, _, b in tracked:
+        solver.assert_and_track(b, lit)
+    if solver.check() != z3.unsat:
+        return None
+    core = {str(c) for c in solver.unsat_core()}
+    return [name for lit, name, _ in tracked if str(lit) in core] or [n for _, n, _ in tracked]
+
+
 #: random admissible points evaluated after every z3 ``unsat`` (issue 6)
 SPOT_CHECK_POINTS = 16
 

@@ -21,9 +21,11 @@ import sympy as sp
 from checks import __version__
 
 VERDICT_ORDER = ["PROVED", "CITED", "SUPPORTED", "UNCHECKED", "REFUTED", "DEFINED"]
+#: the caption of the first plot
+VERDICT_CAPTION = "Verdicts per step, by paper"
 VERDICT_COLOUR = {"PROVED": "#2e7d32", "CITED": "#00838f", "SUPPORTED": "#f9a825",
                   "UNCHECKED": "#8e24aa", "REFUTED": "#c62828", "DEFINED": "#9e9e9e",
-                  "VIOLATED": "#c62828", "HOLDS-ON-SCENARIOS": "#2e7d32",
+                  "VIOLATED": "#c62828", "VACUOUS": "#c62828", "HOLDS-ON-SCENARIOS": "#2e7d32",
                   "NOT-TESTED": "#9e9e9e"}
 #: plot colours, distinct from the badge colours so a test can tell the plot rendered
 PLOT_COLOUR = {"PROVED": "#1b9e77", "CITED": "#7570b3", "SUPPORTED": "#e6ab02",
@@ -54,18 +56,24 @@ def step_summary_by_paper(reports) -> dict[str, Counter]:
 
 
 def _png(fig) -> bytes:
-    """The figure as PNG bytes; the figure is closed."""
+    """The figure as PNG bytes (cropped to what it draws, a legend outside the axes
+    included); the figure is closed."""
     import matplotlib.pyplot as plt
 
     fig.tight_layout()
     buf = io.BytesIO()
-    fig.savefig(buf, format="png")
+    fig.savefig(buf, format="png", bbox_inches="tight")
     plt.close(fig)
     return buf.getvalue()
 
 
 def verdict_plot_png(reports) -> bytes:
     """Stacked horizontal bars: steps per verdict, one bar per paper."""
+    return _png(verdict_figure(reports))
+
+
+def verdict_figure(reports):
+    """The figure of :func:`verdict_plot_png` (its legend below the axes)."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -79,31 +87,72 @@ def verdict_plot_png(reports) -> bytes:
         if any(vals):
             ax.barh(papers, vals, left=left, color=PLOT_COLOUR[v], label=v)
             left = [a + b for a, b in zip(left, vals)]
-    ax.set_xlabel("steps")
-    ax.set_title("Verdicts per step")
-    ax.legend(loc="lower right", fontsize=8, ncol=3)
+    ax.set_xlabel("steps (proof rows and structural checks)")
+    # outside the axes, below them: it never covers a bar
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.35 if len(papers) < 4 else -0.18),
+              fontsize=8, ncol=len(VERDICT_ORDER), frameon=False)
     ax.invert_yaxis()
-    return _png(fig)
+    return fig
+
+
+#: what a typed statement's ratio compares, by kind: (plot caption, axis label)
+RATIO_KINDS = {
+    "privacy": ("Privacy bounds against the truth: the tightest ratio per result",
+                "exact privacy loss (divergence, or δ at the claimed ε) / published bound\n"
+                "(largest seen; an explicit bound > 1 is violated, an O-form's is the "
+                "constant it needs)"),
+    "rate": ("Convergence and utility rates against the measured truth: the largest ratio "
+             "per result",
+             "measured metric / claimed rate\n(largest seen; an explicit rate > 1 is "
+             "violated, an O-form's is the constant it needs)"),
+}
+
+
+def _ratio_kind(rep) -> str:
+    """"privacy" when the statement ratio of ``rep`` is a Bound's, "rate" for a Rate's."""
+    from theory.registry import get
+    label = (rep.statement.witness or {}).get("statement_label")
+    try:
+        result = get(rep.id)
+    except KeyError:
+        return "privacy"
+    if any(r.label == label for r in result.rates) and not any(
+            b.label == label for b in result.bounds):
+        return "rate"
+    return "privacy"
+
+
+def ratio_plots_png(reports) -> dict[str, bytes]:
+    """One plot per kind of typed statement (privacy bounds, rates): the ratio of the
+    truth to the published expression per result, on a log axis (1 = tight)."""
+    by_kind: dict[str, list] = {}
+    for r in reports:
+        if r.statement.ratio is not None:
+            by_kind.setdefault(_ratio_kind(r), []).append(
+                (r.id, r.statement.ratio, r.statement.verdict.value))
+    out = {}
+    for kind, rows in by_kind.items():
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+
+        caption, xlabel = RATIO_KINDS[kind]
+        fig, ax = plt.subplots(figsize=(7, 0.6 + 0.35 * len(rows)), dpi=100)
+        ax.barh([r[0] for r in rows], [max(r[1], 1e-300) for r in rows],
+                color=[VERDICT_COLOUR.get(r[2], "#777") for r in rows])
+        ax.axvline(1.0, color="k", lw=1, ls="--")
+        ax.set_xscale("log")
+        ax.set_xlabel(xlabel)
+        ax.invert_yaxis()
+        out[caption] = _png(fig)
+    return out
 
 
 def ratio_plot_png(reports) -> bytes | None:
-    """Tightest truth/bound ratio of each statement checked on scenarios (1 = tight)."""
-    rows = [(r.id, r.statement.ratio, r.statement.verdict.value) for r in reports
-            if r.statement.ratio is not None]
-    if not rows:
-        return None
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    fig, ax = plt.subplots(figsize=(7, 0.6 + 0.35 * len(rows)), dpi=100)
-    ax.barh([r[0] for r in rows], [r[1] for r in rows],
-            color=[VERDICT_COLOUR.get(r[2], "#777") for r in rows])
-    ax.axvline(1.0, color="k", lw=1, ls="--")
-    ax.set_xscale("log")
-    ax.set_xlabel("exact divergence / published bound (tightest seen; >1 violates)")
-    ax.invert_yaxis()
-    return _png(fig)
+    """The privacy bounds' ratio plot (:func:`ratio_plots_png`), or the rates' when there
+    is no privacy bound."""
+    plots = ratio_plots_png(reports)
+    return next(iter(plots.values()), None)
 
 
 def _mathml(expr) -> str:
@@ -146,6 +195,107 @@ def _derivations_text(papers=None) -> list[tuple[str, str]]:
     return out
 
 
+#: the findings' groups as the report heads them (:data:`checks.verdict.FINDING_GROUPS`)
+FINDING_HEADS = {
+    "printed": "On the paper's printed lines and results",
+    "derived": "Of derived checks (the encoder's, not printed lines)",
+    "variants": "Of pinned variants (each its own claim, never the printed result being "
+                "false)",
+}
+
+
+def _finding_text(f: dict) -> str:
+    what = "statement " + f["verdict"] if f["what"] == "statement" else f["verdict"]
+    eq = f" ({f['eq']})" if f.get("eq") else ""
+    of = f" — variant of {f['variant_of']}" if f.get("variant_of") else ""
+    return f"{f['id']}{eq}: {what}{of}"
+
+
+def _findings_markdown(reports) -> list[str]:
+    """The findings, apart by what they are (:func:`checks.verdict.findings`)."""
+    from checks.verdict import FINDING_GROUPS, findings
+    got = findings(reports)
+    lines = ["## Findings", ""]
+    for g in FINDING_GROUPS:
+        lines += [f"### {FINDING_HEADS[g]} ({len(got[g])})", ""]
+        lines += [f"- {_finding_text(f)}" for f in got[g]] or ["none"]
+        lines.append("")
+    return lines
+
+
+# ----------------------------------------------------------------------------- findings
+def _printed(find) -> str:
+    """The printed line of a finding (a row's ``lhs REL rhs``, a statement's claim)."""
+    from theory.model import walk_steps
+    from theory.registry import get
+    try:
+        result = get(find["result"].id)
+    except KeyError:
+        return ""
+    if find["kind"] == "row":
+        for loc in walk_steps(result):
+            if loc.id == find["id"]:
+                st = loc.step
+                return f"{sp.sstr(st.lhs)} {st.rel.value} {sp.sstr(st.rhs)}"
+        return ""
+    label = (find["result"].statement.witness or {}).get("statement_label")
+    for st in (*result.bounds, *result.rates):
+        if st.label == label:
+            return st.describe()
+    return ""
+
+
+def findings_markdown(reports) -> list[str]:
+    """"Findings by class": every refuted row and violated statement under its class
+    (misprint, missing hypothesis, no repair), with the printed line, the repair, its
+    verdict and the repaired line in LaTeX — a section to paste into a review.  Empty
+    when no repair search ran."""
+    from checks.repair import CLASSES, findings
+    found = findings(reports)
+    if not found:
+        return []
+    lines = ["## Findings by class", ""]
+    for klass, title in CLASSES.items():
+        group = [f for f in found if f["class"] == klass]
+        if not group:
+            continue
+        lines += [f"### {title} ({len(group)})", ""]
+        for f in group:
+            printed = _printed(f)
+            lines.append(f"- **{f['id']}** — {f['summary']}"
+                         + (f"; printed: `{printed}`" if printed else ""))
+            for rp in f["repairs"][:1]:
+                lines.append(f"  - {rp['verdict']}: repaired: $ {rp['latex']} $ "
+                             f"({rp['evidence'][:160]})")
+        lines.append("")
+    return lines
+
+
+def findings_html(reports) -> list[str]:
+    """:func:`findings_markdown` as HTML (the repaired line's LaTeX in a code span)."""
+    from checks.repair import CLASSES, findings
+    e = html.escape
+    found = findings(reports)
+    if not found:
+        return []
+    parts = ["<h2 id='findings'>Findings by class</h2>"]
+    for klass, title in CLASSES.items():
+        group = [f for f in found if f["class"] == klass]
+        if not group:
+            continue
+        parts.append(f"<h3>{e(title)} ({len(group)})</h3><ul class='findings'>")
+        for f in group:
+            printed = _printed(f)
+            item = (f"<li><b>{e(f['id'])}</b> — {e(f['summary'])}"
+                    + (f"; printed: <code>{e(printed)}</code>" if printed else ""))
+            for rp in f["repairs"][:1]:
+                item += (f"<br>{_badge(rp['verdict'])} repaired: <code>{e(rp['line'])}"
+                         f"</code><br>LaTeX: <code>{e(rp['latex'])}</code>")
+            parts.append(item + "</li>")
+        parts.append("</ul>")
+    return parts
+
+
 # ----------------------------------------------------------------------------- markdown
 def render_markdown(reports, *, seed: int, budget: int,
                     plots: dict[str, str] | None = None) -> str:
@@ -161,14 +311,20 @@ def render_markdown(reports, *, seed: int, budget: int,
                      + " | ".join(str(c.get(v, 0)) for v in VERDICT_ORDER) + " |")
     lines.append("")
     for name, fname in (plots or {}).items():
-        lines += [f"![{name}]({fname})", ""]
+        lines += [f"**{name}**", "", f"![{name}]({fname})", ""]
+    lines += _findings_markdown(reports)
+    lines += findings_markdown(reports)
     paper = None
     for rep in reports:
         result = get(rep.id)
         if rep.paper != paper:
             paper = rep.paper
             lines += [f"## {paper}", ""]
-        lines += [f"### {rep.id} — {rep.title}", "", f"*{result.where}*", "",
+        lines += [f"### {rep.id} — {rep.title}", "", f"*{result.where}*", ""]
+        if rep.variant_of:
+            lines += [f"*A pinned variant of {rep.variant_of}: its verdicts are the "
+                      "variant's claim, not the printed result's.*", ""]
+        lines += [
                   f"verdict **{rep.verdict.value}**; statement "
                   f"**{rep.statement.verdict.value}** {rep.statement.detail}".rstrip(), ""]
         for h in result.hypotheses:
@@ -182,10 +338,10 @@ def render_markdown(reports, *, seed: int, budget: int,
             lines.append(f"- rate {rate.label}: `{rate.describe()}`")
         lines.append("")
         if rep.steps:
-            lines += ["| step | eq | kind | verdict | method | witness / slack |",
-                      "|---|---|---|---|---|---|"]
+            lines += ["| step | eq | kind | from | verdict | method | witness / slack |",
+                      "|---|---|---|---|---|---|---|"]
             for s in rep.steps:
-                cells = [s.id, s.eq or "", s.kind, s.verdict.value, s.method,
+                cells = [s.id, s.eq or "", s.kind, s.origin, s.verdict.value, s.method,
                          s.evidence().replace("|", "\\|")]
                 lines.append("| " + " | ".join(cells) + " |")
             lines.append("")
@@ -229,11 +385,20 @@ def render_html(reports, *, seed: int, budget: int, plots_png: dict[str, bytes])
         parts.append(f"<tr><td>{e(paper)}</td><td>{sum(c.values())}</td>"
                      + "".join(f"<td>{c.get(v, 0)}</td>" for v in VERDICT_ORDER) + "</tr>")
     parts.append("</table>")
+    from checks.verdict import FINDING_GROUPS, findings
+    got = findings(reports)
+    parts.append("<h2>Findings</h2>")
+    for g in FINDING_GROUPS:
+        parts.append(f"<h3 id='findings-{g}'>{e(FINDING_HEADS[g])} ({len(got[g])})</h3>")
+        parts.append("<ul>" + "".join(f"<li>{e(_finding_text(f))}</li>" for f in got[g])
+                     + "</ul>" if got[g] else "<p>none</p>")
     for name, png in plots_png.items():
         b64 = base64.b64encode(png).decode("ascii")
-        parts.append(f"<figure><img class='plot' alt='{e(name)}' "
-                     f"src='data:image/png;base64,{b64}'><figcaption>{e(name)}"
-                     "</figcaption></figure>")
+        # the caption heads its own plot (above it), so no plot sits under another's
+        parts.append(f"<figure><figcaption><b>{e(name)}</b></figcaption>"
+                     f"<img class='plot' alt='{e(name)}' "
+                     f"src='data:image/png;base64,{b64}'></figure>")
+    parts += findings_html(reports)
     paper = None
     for rep in reports:
         result = get(rep.id)
@@ -242,7 +407,10 @@ def render_html(reports, *, seed: int, budget: int, plots_png: dict[str, bytes])
             parts.append(f"<h2>{e(paper)}</h2>")
         parts.append(f"<div class='result' id='{e(rep.id)}'><h3>{e(rep.id)} — "
                      f"{e(rep.title)}</h3><p><i>{e(result.where)}</i></p>"
-                     f"<p>verdict {_badge(rep.verdict.value)} statement "
+                     + (f"<p><i>A pinned variant of {e(rep.variant_of)}: its verdicts are "
+                        "the variant's claim, not the printed result's.</i></p>"
+                        if rep.variant_of else "")
+                     + f"<p>verdict {_badge(rep.verdict.value)} statement "
                      f"{_badge(rep.statement.verdict.value)} {e(rep.statement.detail)}</p>")
         if rep.statement.witness:
             parts.append(f"<p>statement witness: <code>{e(str(rep.statement.witness))}"
@@ -260,10 +428,12 @@ def render_html(reports, *, seed: int, budget: int, plots_png: dict[str, bytes])
                          + _formula_html(sp.Symbol("epsilon"), "=", bnd.expr))
         if rep.steps:
             parts.append("<table class='steps'><tr><th>step</th><th>eq</th><th>kind</th>"
-                         "<th>verdict</th><th>method</th><th>witness / slack</th></tr>")
+                         "<th>from</th><th>verdict</th><th>method</th>"
+                         "<th>witness / slack</th></tr>")
             for s in rep.steps:
                 parts.append(f"<tr><td>{e(s.id)}</td><td>{e(s.eq or '')}</td>"
-                             f"<td>{e(s.kind)}</td><td>{_badge(s.verdict.value)}</td>"
+                             f"<td>{e(s.kind)}</td><td>{e(s.origin)}</td>"
+                             f"<td>{_badge(s.verdict.value)}</td>"
                              f"<td>{e(s.method)}</td><td>{e(s.evidence())}</td></tr>")
             parts.append("</table>")
         parts.append("</div>")
@@ -298,10 +468,8 @@ def write_report(reports, out_dir, *, seed: int = 0, budget: int = 0,
     if out.exists() and not out.is_dir():
         raise NotADirectoryError(20, "not a directory", str(out))
     out.mkdir(parents=True, exist_ok=True)
-    plots_png = {"Verdicts per step": verdict_plot_png(reports)}
-    ratio = ratio_plot_png(reports)
-    if ratio is not None:
-        plots_png["Exact divergence over published bound"] = ratio
+    plots_png = {VERDICT_CAPTION: verdict_plot_png(reports)}
+    plots_png.update(ratio_plots_png(reports))
     written = []
     plot_files = {}
     for i, (name, png) in enumerate(plots_png.items()):

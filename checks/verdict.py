@@ -12,7 +12,8 @@
 A result's verdict is its weakest step's (REFUTED < UNCHECKED < SUPPORTED < CITED <
 PROVED; DEFINED is neutral).  The statement verdict is separate: VIOLATED (a witness
 scenario where exact/simulated truth exceeds the bound), HOLDS-ON-SCENARIOS (with the
-tightest ratio truth/bound), or NOT-TESTED.
+tightest ratio truth/bound), VACUOUS (the hypotheses in force contradict each other: the
+unsat core), or NOT-TESTED.
 """
 from __future__ import annotations
 
@@ -40,6 +41,8 @@ _STRENGTH = {Verdict.REFUTED: 0, Verdict.UNCHECKED: 1, Verdict.SUPPORTED: 2,
 
 class StatementVerdict(str, enum.Enum):
     VIOLATED = "VIOLATED"
+    #: the hypotheses in force contradict each other (an unsat core proves it): a finding
+    VACUOUS = "VACUOUS"
     HOLDS_ON_SCENARIOS = "HOLDS-ON-SCENARIOS"
     NOT_TESTED = "NOT-TESTED"
 
@@ -77,6 +80,15 @@ class StepReport:
     #: the alternative readings of an ambiguous rendering, each checked: dicts with
     #: name, claim, why, verdict, method, counterexample, detail
     readings: list[dict] | None = None
+    #: a REFUTED row's repairs (:mod:`checks.repair`), best first: dicts with edit,
+    #: verdict, evidence, kind, edits, line, latex; None when no repair was searched
+    repairs: list[dict] | None = None
+    #: the repair search's class of the finding: {"class", "summary", "searched"}
+    repair: dict | None = None
+    #: what the row is (:data:`theory.model.ORIGINS`): a line the paper prints
+    #: ("printed", with its ``eq``), a check the encoder derived ("derived"), or a row of a
+    #: pinned variant ("variant"); set by the engine (:func:`theory.model.row_origins`)
+    origin: str = "printed"
 
     @property
     def depends_on_reading(self) -> bool:
@@ -110,6 +122,9 @@ class StepReport:
         d = asdict(self)
         d["verdict"] = self.verdict.value
         d["depends_on_reading"] = self.depends_on_reading
+        for k in ("repairs", "repair"):      # present only where a repair was searched
+            if d[k] is None:
+                del d[k]
         return d
 
     @classmethod
@@ -148,6 +163,15 @@ class ResultReport:
     #: why the result could not be checked (its worker died, the watchdog ended it);
     #: None for a checked result
     error: str | None = None
+    #: a VIOLATED statement's repairs (:mod:`checks.repair`): {"class", "summary",
+    #: "searched", "repairs"}; None when none was searched
+    statement_repair: dict | None = None
+    #: the outcome per typed statement label, as the checks left them (what the repair
+    #: search of a violated statement starts from); not part of the JSON
+    statement_outcomes: dict | None = field(default=None, repr=False, compare=False)
+    #: the printed result a pinned variant (``…+c11``, ``…+fix``) varies, else None: its
+    #: findings are the variant's, never the printed result's
+    variant_of: str | None = None
 
     @property
     def verdict(self) -> Verdict:
@@ -156,7 +180,8 @@ class ResultReport:
     def to_json(self) -> dict:
         return {
             "id": self.id, "paper": self.paper, "kind": self.kind, "number": self.number,
-            "title": self.title, "verdict": self.verdict.value,
+            "title": self.title, "variant_of": self.variant_of,
+            "verdict": self.verdict.value,
             "statement_verdict": self.statement.verdict.value,
             "statement_detail": self.statement.detail,
             "statement_witness": self.statement.witness,
@@ -164,7 +189,49 @@ class ResultReport:
             "first_broken_line": self.first_broken,
             "steps": [s.to_json() for s in self.steps],
             **({"error": self.error} if self.error is not None else {}),
-        }
+        } | ({} if self.statement_repair is None else {
+            "statement_repair": {k: v for k, v in self.statement_repair.items()
+                                 if k != "repairs"},
+            "statement_repairs": self.statement_repair.get("repairs") or []})
+
+
+#: where a finding goes (:func:`findings`): the paper's printed lines and results, the
+#: encoder's derived checks, the pinned variants
+FINDING_GROUPS = ("printed", "derived", "variants")
+
+
+def finding_group(report: "ResultReport", step: StepReport | None = None) -> str:
+    """The group (:data:`FINDING_GROUPS`) of a finding: a row by its origin, a typed
+    statement by its result (a printed result's statement is the paper's claim)."""
+    if report.variant_of or (step is not None and step.origin == "variant"):
+        return "variants"
+    if step is None or step.origin == "printed":
+        return "printed"
+    return "derived"
+
+
+def findings(reports) -> dict[str, list[dict]]:
+    """Every REFUTED row and VIOLATED or VACUOUS typed statement, apart by what it is
+    (:data:`FINDING_GROUPS`): ``printed`` — a line the paper prints (with its equation) or
+    a printed result's typed statement; ``derived`` — a check the encoder derived;
+    ``variants`` — a pinned variant's row or statement (the variant's claim, never the
+    printed result being false).  Each: id, what ("row" or "statement"), verdict, eq
+    (rows), variant_of (variants)."""
+    out: dict[str, list[dict]] = {g: [] for g in FINDING_GROUPS}
+    for r in reports:
+        for s in r.steps:
+            if s.verdict is Verdict.REFUTED:
+                item = {"id": s.id, "what": "row", "verdict": s.verdict.value, "eq": s.eq}
+                if r.variant_of:
+                    item["variant_of"] = r.variant_of
+                out[finding_group(r, s)].append(item)
+        sv = r.statement.verdict
+        if sv in (StatementVerdict.VIOLATED, StatementVerdict.VACUOUS):
+            item = {"id": r.id, "what": "statement", "verdict": sv.value}
+            if r.variant_of:
+                item["variant_of"] = r.variant_of
+            out[finding_group(r)].append(item)
+    return out
 
 
 #: the orders of an adjacent pair a witness may name (``fails_in`` or ``order``)

@@ -332,6 +332,11 @@ def _as_readings(items) -> tuple[Reading, ...]:
     return tuple(out)
 
 
+#: what a row of the report is: a line the paper prints, a check the encoder derived, or a
+#: row of a pinned variant (a result with ``variant_of``: ``+c11``, ``+fix``)
+ORIGINS = ("printed", "derived", "variant")
+
+
 @dataclass(frozen=True)
 class Step:
     """One printed line ``lhs REL rhs`` with the hypotheses in force and its justification.
@@ -356,9 +361,19 @@ class Step:
     #: alternative readings of an ambiguous rendering (:class:`Reading`, or tuples
     #: ``(name, lhs, rel, rhs, why)``); the printed reading above stays the primary one
     readings: tuple[Reading, ...] = ()
+    #: what the row is (:data:`ORIGINS`): ``"printed"`` — a line the paper prints (with its
+    #: equation, ``eq``, where numbered) — or ``"derived"`` — a check the encoder derived
+    #: ("the printed η is the stationary point", "the last term of (5) covers the U^c
+    #: branch").  None: printed when ``eq`` is set, for a line of a chain (a printed
+    #: display) and a statement part; derived otherwise (:func:`row_origins`)
+    origin: str | None = field(default=None, metadata={"quiet": True})
 
     def __post_init__(self):
         _check_label(self.label, "step")
+        if self.origin is not None and self.origin not in ORIGINS[:2]:
+            problem(f"step {self.label!r}: origin must be one of {ORIGINS[:2]} (or None: "
+                    f"from eq), got {self.origin!r}")
+            object.__setattr__(self, "origin", None)
         object.__setattr__(self, "readings", _as_readings(self.readings))
         object.__setattr__(self, "lhs", sp.sympify(self.lhs))
         object.__setattr__(self, "rhs", sp.sympify(self.rhs))
@@ -386,6 +401,35 @@ def with_given(extra, steps) -> list[Step]:
     statement part's hypotheses applied to its proof lines)."""
     extra = _as_assumptions(extra)
     return [replace(s, given=extra + s.given) for s in steps]
+
+
+@dataclass(frozen=True)
+class Standing:
+    """Standing assumptions (and definitions) that a paper, or one of its sections, declares
+    once for everything that follows: "throughout, η < min{1, 1/L}", "without loss of
+    generality η > 1/T", "let c_{α,1} = … (2)".  They bind every result from ``first`` to
+    ``last`` in the paper's order (``RESULTS``; None: from the first result, to the last) —
+    unless the result says otherwise (``Result(unless=(label,))``).
+
+    Each hypothesis is tagged :attr:`Tag.STANDING` (``where`` defaults to the declaration's).
+    A definition ``Eq(c, formula)`` makes the constant that formula wherever it is used:
+    never a free symbol.  Declared in :attr:`Paper.standing`; the registry hands every result
+    the hypotheses that bind it (:attr:`Result.standing`, :func:`apply_standing`)."""
+
+    label: str
+    hypotheses: tuple[Assumption, ...]
+    where: str = ""
+    first: str | None = None
+    last: str | None = None
+    note: str = ""
+
+    def __post_init__(self):
+        _check_label(self.label, "standing")
+        hyps = tuple(replace(h, tag=Tag.STANDING, where=h.where or self.where)
+                     for h in _as_assumptions(self.hypotheses))
+        object.__setattr__(self, "hypotheses", hyps)
+        if not hyps:
+            problem(f"standing {self.label!r}: no hypotheses")
 
 
 @dataclass(frozen=True)
@@ -480,11 +524,23 @@ class Bound:
     #: the claimed relation of the truth to ``expr`` (of δ_M(ε) to ``delta``): "<=" (a bound)
     #: or "=" (the truth is exactly that: checked both ways — a truth below it refutes it too)
     rel: str = "<="
+    #: the printed choices this statement fixes in the result's symbols (a dict, or pairs
+    #: ``(symbol, expression)``: {η: the η of Theorem 12, T: ⌈n^e⌉}) — every hypothesis in
+    #: force at the statement is read with them substituted (:func:`statement_hypotheses`)
+    choices: tuple = field(default=(), metadata={"quiet": True})
+    #: hypotheses in force that the statement's mechanism embodies, so that they are no
+    #: condition on its scenarios: named predicates (their text, or the
+    #: :class:`Assumption`) — "W = R^d" for an unprojected iteration — and problem
+    #: classes of the result that the mechanism's parameters already carry (a sensitivity
+    #: the classes bound); any other named predicate in force makes the statement
+    #: NOT-TESTED, any other class binds its scenarios
+    embodies: tuple = field(default=(), metadata={"quiet": True})
     #: what kind of typed statement this is (a bound on a privacy quantity)
     statement_type = "bound"
 
     def __post_init__(self):
         _check_label(self.label, "bound")
+        _typed_bindings(self, "bound")
         object.__setattr__(self, "expr", sp.sympify(self.expr))
         object.__setattr__(self, "hypotheses", _as_assumptions(self.hypotheses))
         object.__setattr__(self, "problem_class", _as_classes(self.problem_class))
@@ -558,6 +614,10 @@ class Rate:
     confidence: sp.Expr | None = None
     constants: tuple = ()
     depends_on: tuple = ()
+    #: as :attr:`Bound.choices`: the printed choices the statement fixes (η, T …)
+    choices: tuple = field(default=(), metadata={"quiet": True})
+    #: as :attr:`Bound.embodies`: named predicates in force its mechanism embodies
+    embodies: tuple = field(default=(), metadata={"quiet": True})
     #: what kind of typed statement this is (a rate of a utility metric); a rate has no
     #: Rényi order and no privacy profile
     statement_type = "rate"
@@ -567,6 +627,7 @@ class Rate:
 
     def __post_init__(self):
         _check_label(self.label, "rate")
+        _typed_bindings(self, "rate")
         object.__setattr__(self, "expr", sp.sympify(self.expr))
         object.__setattr__(self, "constants", tuple(self.constants))
         object.__setattr__(self, "depends_on", tuple(self.depends_on))
@@ -617,6 +678,41 @@ class Rate:
         for c in self.problem_class:
             out |= c.free_symbols
         return out
+
+
+def _typed_bindings(stmt, what: str) -> None:
+    """Normalise a typed statement's ``choices`` (pairs (symbol, expression), sorted by
+    name) and ``embodies`` (predicate texts)."""
+    ch = stmt.choices
+    if isinstance(ch, dict):
+        ch = tuple(ch.items())
+    pairs = []
+    for item in ch or ():
+        try:
+            sym, val = item
+        except (TypeError, ValueError):
+            problem(f"{what} {stmt.label!r}: choices must map symbols to expressions, got "
+                    f"{item!r}")
+            continue
+        if not isinstance(sym, sp.Symbol):
+            problem(f"{what} {stmt.label!r}: choices must map symbols to expressions, got "
+                    f"the key {sym!r}")
+            continue
+        pairs.append((sym, sp.sympify(val)))
+    object.__setattr__(stmt, "choices", tuple(sorted(pairs, key=lambda p: p[0].name)))
+    emb = stmt.embodies
+    if isinstance(emb, (str, Assumption)):
+        emb = (emb,)
+    out = []
+    for e in emb or ():
+        if isinstance(e, Assumption):
+            e = e.cls if e.cls is not None else e.name if e.is_predicate else e
+        if not ((isinstance(e, str) and e) or _is_problem_class(e)):
+            problem(f"{what} {stmt.label!r}: embodies must hold named predicates (their "
+                    f"text or the Assumption) and problem classes, got {e!r}")
+            continue
+        out.append(e)
+    object.__setattr__(stmt, "embodies", tuple(out))
 
 
 def _is_mechanism(x) -> bool:
@@ -719,6 +815,13 @@ class Result:
     #: generality"): the units check measures their dimension in their own unit
     #: (:attr:`Paper.normalise` for a convention of the whole paper)
     normalise: tuple = ()
+    #: labels of the paper's :class:`Standing` declarations this result says otherwise
+    #: about (they do not bind it)
+    unless: tuple = field(default=(), metadata={"quiet": True})
+    #: the standing hypotheses that bind this result (tag :attr:`Tag.STANDING`): set from
+    #: the paper's declarations when the paper is loaded (:func:`apply_standing`); in force
+    #: at every row and typed statement whose symbols they reach (:func:`in_force`)
+    standing: tuple = field(default=(), metadata={"quiet": True})
 
     def __post_init__(self):
         m = _ID.match(self.id) if isinstance(self.id, str) else None
@@ -744,6 +847,10 @@ class Result:
         object.__setattr__(self, "rates", tuple(r for r in self.rates if isinstance(r, Rate)))
         object.__setattr__(self, "normalise", _as_normalisations(self.normalise,
                                                                  f"{self.id}: normalise"))
+        unless = (self.unless,) if isinstance(self.unless, str) else tuple(self.unless or ())
+        object.__setattr__(self, "unless", unless)
+        object.__setattr__(self, "standing", tuple(
+            replace(h, tag=Tag.STANDING) for h in _as_assumptions(self.standing)))
 
     @property
     def valid_id(self) -> bool:
@@ -796,6 +903,9 @@ class Paper:
     #: smoothness L = 1): a convention of units, not a dimension mismatch — the units
     #: check measures each one's dimension in its own unit (e.g. Θ in units of Δ)
     normalise: tuple = ()
+    #: standing assumptions and definitions of the paper or of its sections
+    #: (:class:`Standing`), each binding the results from its ``first`` to its ``last``
+    standing: tuple = field(default=(), metadata={"quiet": True})
 
     def __post_init__(self):
         if not isinstance(self.key, str) or not _KEY.match(self.key):
@@ -809,6 +919,12 @@ class Paper:
             object.__setattr__(self, "roles", _freeze_roles(self.roles))
         object.__setattr__(self, "normalise", _as_normalisations(self.normalise,
                                                                  "Paper.normalise"))
+        st = (self.standing,) if isinstance(self.standing, Standing) else tuple(
+            self.standing or ())
+        for x in st:
+            if not isinstance(x, Standing):
+                problem(f"Paper.standing must hold theory.model.Standing objects, got {x!r}")
+        object.__setattr__(self, "standing", tuple(x for x in st if isinstance(x, Standing)))
 
     def role_map(self) -> dict:
         """``roles`` as a dict (``states`` as a tuple of dicts)."""
@@ -895,18 +1011,20 @@ def step_id(result_id: str, path: tuple[str, ...], label: str, chain: str | None
 
 
 def in_force(result: Result, hyps, step: Step | None, roles=None) -> tuple[Assumption, ...]:
-    """``hyps`` plus the relations implied by the typed classes and the roles in force
-    (:func:`theory.classes.implied_hypotheses`), restricted to the symbols in play
+    """``hyps`` plus the standing hypotheses of the result that reach the step
+    (:func:`with_standing`) and the relations implied by the typed classes and the roles in
+    force (:func:`theory.classes.implied_hypotheses`), restricted to the symbols in play
     (the step's and the relational hypotheses')."""
     hyps = tuple(hyps)
-    if roles is None and not result.bounds:
-        return hyps
-    from theory.classes import implied_hypotheses
     present = set()
     if step is not None:
         present |= step.free_symbols
         for rd in step.readings:
             present |= rd.lhs.free_symbols | rd.rhs.free_symbols
+    hyps = with_standing(result, hyps, present)
+    if roles is None and not result.bounds:
+        return hyps
+    from theory.classes import implied_hypotheses
     for h in hyps:
         if h.expr is not None:
             present |= h.expr.free_symbols
@@ -917,6 +1035,219 @@ def in_force(result: Result, hyps, step: Step | None, roles=None) -> tuple[Assum
     kinds = ("conditional",) if step is not None and step.oracle else None
     return hyps + tuple(implied_hypotheses(hyps, roles, present, orders=orders,
                                            kinds=kinds))
+
+
+def _hyp_symbols(h: Assumption) -> set:
+    if h.expr is not None:
+        return set(h.expr.free_symbols)
+    if h.implicit is not None:
+        return set(h.implicit.free_symbols) | {h.implicit.var}
+    if h.cls is not None:
+        return set(h.cls.free_symbols)
+    return set()
+
+
+def _hyp_key(h: Assumption):
+    if h.expr is not None:
+        return ("expr", h.expr)
+    if h.cls is not None:
+        return ("cls", h.cls)
+    if h.implicit is not None:
+        return ("implicit", h.implicit)
+    return ("predicate", h.name)
+
+
+def _defined_symbol(h: Assumption):
+    """The symbol a hypothesis ``Eq(c, formula)`` defines (c not in the formula), else
+    None."""
+    e = h.expr
+    if not isinstance(e, sp.Equality):
+        return None
+    for a, b in ((e.lhs, e.rhs), (e.rhs, e.lhs)):
+        if isinstance(a, sp.Symbol) and a not in b.free_symbols and not a.is_integer:
+            return a
+    return None
+
+
+def reaching(hyps, symbols) -> tuple[Assumption, ...]:
+    """The hypotheses among ``hyps`` that reach ``symbols`` — what they assume of the
+    quantities in play, and nothing about the others:
+
+    * a definition ``Eq(c, formula)`` where ``c`` is in play (a constant defined by a
+      formula is that formula wherever it is used; elsewhere it names nothing in play);
+    * a relation sharing a symbol with those in play, or with a relation or definition
+      taken (the connected component: η > 1/T and η < 1 constrain T even where η is not
+      written);
+    * a named predicate, or a class without parameters (they speak of no symbol), always.
+
+    Order kept."""
+    hyps = tuple(hyps)
+    syms = set(symbols)
+    taken = [not _hyp_symbols(h) and (h.is_predicate or h.cls is not None) for h in hyps]
+    changed = True
+    while changed:
+        changed = False
+        for i, h in enumerate(hyps):
+            if taken[i]:
+                continue
+            fs = _hyp_symbols(h)
+            c = _defined_symbol(h)
+            if (c in syms) if c is not None else bool(fs & syms):
+                taken[i] = True
+                syms |= fs
+                changed = True
+    return tuple(h for h, t in zip(hyps, taken) if t)
+
+
+def _merge(hyps, extra) -> tuple[Assumption, ...]:
+    """``hyps`` then the hypotheses of ``extra`` that say something new (by expression,
+    class, implicit bound or predicate)."""
+    seen = {_hyp_key(h) for h in hyps}
+    out = list(hyps)
+    for h in extra:
+        k = _hyp_key(h)
+        if k not in seen:
+            seen.add(k)
+            out.append(h)
+    return tuple(out)
+
+
+def with_standing(result: Result, hyps, symbols=()) -> tuple[Assumption, ...]:
+    """``hyps`` plus the result's standing hypotheses that reach ``symbols`` or the
+    symbols of the relations in ``hyps`` (:func:`reaching`), each once."""
+    hyps = tuple(hyps)
+    if not result.standing:
+        return hyps
+    present = set(symbols)
+    for h in hyps:
+        if h.expr is not None:
+            present |= h.expr.free_symbols
+    return _merge(hyps, reaching(result.standing, present))
+
+
+def apply_standing(paper: "Paper", results) -> list:
+    """``results`` with :attr:`Result.standing` set from the paper's :class:`Standing`
+    declarations: a result gets the hypotheses of every declaration whose range (``first``
+    to ``last`` in the order of ``results``) holds it and that it does not lift
+    (``unless``).  An unknown ``first``/``last`` id or ``unless`` label is a problem."""
+    results = list(results)
+    for msg in standing_problems(paper, results):
+        problem(msg)
+    ids = [r.id for r in results if isinstance(r, Result)]
+    extra: dict = {rid: [] for rid in ids}
+    for st in getattr(paper, "standing", ()) or ():
+        if any(x is not None and x not in ids for x in (st.first, st.last)):
+            continue
+        i0 = ids.index(st.first) if st.first else 0
+        i1 = ids.index(st.last) if st.last else len(ids) - 1
+        for rid in ids[i0:i1 + 1]:
+            extra[rid].append(st)
+    out = []
+    for r in results:
+        if not isinstance(r, Result):
+            out.append(r)
+            continue
+        add = [h for st in extra.get(r.id, ()) if st.label not in r.unless
+               for h in st.hypotheses]
+        merged = _merge(r.standing, add)
+        out.append(r if merged == r.standing else replace(r, standing=merged))
+    return out
+
+
+def standing_problems(paper: "Paper", results) -> list[str]:
+    """One line per mistake in the paper's standing declarations: a ``first``/``last``
+    that is no result of the paper, ``first`` after ``last``, a label declared twice, an
+    ``unless`` naming no declaration."""
+    out = []
+    ids = [r.id for r in results if isinstance(r, Result)]
+    decl = tuple(getattr(paper, "standing", ()) or ())
+    labels = [st.label for st in decl]
+    for lb in sorted({x for x in labels if labels.count(x) > 1}):
+        out.append(f"standing {lb!r}: declared twice")
+    for st in decl:
+        bad = [x for x in (st.first, st.last) if x is not None and x not in ids]
+        if bad:
+            out.append(f"standing {st.label!r}: {bad[0]!r} is not a result of the paper "
+                       "(first and last are result ids, in the paper's order)")
+        elif st.first and st.last and ids.index(st.first) > ids.index(st.last):
+            out.append(f"standing {st.label!r}: first {st.first!r} comes after last "
+                       f"{st.last!r} in the paper's order")
+    for r in results:
+        if isinstance(r, Result):
+            for u in r.unless:
+                if u not in labels:
+                    out.append(f"{r.id}: unless {u!r} names no standing declaration of the "
+                               f"paper (declared: {', '.join(sorted(labels)) or 'none'})")
+    return out
+
+
+def part_of(result: Result, label: str) -> Step | None:
+    """The statement part a typed statement with ``label`` states: the part with that
+    label, else the result's only part."""
+    for s in result.statement:
+        if s.label == label:
+            return s
+    return result.statement[0] if len(result.statement) == 1 else None
+
+
+def statement_hypotheses(result: Result, stmt, roles=None) -> tuple[Assumption, ...]:
+    """Every hypothesis in force at a typed statement (``Bound`` or ``Rate``) of
+    ``result``: the statement's own; the result's, its part's own ``given``
+    (:func:`part_of`) and the standing ones (:attr:`Result.standing`) — read with the
+    statement's printed ``choices`` substituted, those that reach the statement's symbols
+    (:func:`reaching`), a named predicate or a class unless the statement ``embodies``
+    it, a relation about the run's state unless the statement's classes imply it (the
+    simulated instance meets it) — and the relations the classes and roles in force imply
+    among its symbols
+    (:func:`theory.classes.implied_hypotheses`, the statement's Rényi order > 1)."""
+    own = tuple(stmt.hypotheses)
+    symbols = set(stmt.free_symbols)
+    for h in own:
+        symbols |= _hyp_symbols(h)
+    part = part_of(result, stmt.label)
+    outer = tuple(result.hypotheses) + (tuple(part.given) if part is not None else ()) \
+        + tuple(result.standing)
+    choices = dict(getattr(stmt, "choices", ()) or ())
+    embodied = list(getattr(stmt, "embodies", ()) or ())
+    classes = tuple(getattr(stmt, "problem_class", ()))
+    from theory.classes import implied_hypotheses
+    # a relation about the run's state (dist ≤ D) that the statement's classes imply holds
+    # on every scenario the provider simulates: no condition on its parameters
+    by_class = {str(a.expr) for a in implied_hypotheses(
+        tuple(Assumption(name=c.describe(), cls=c) for c in classes), roles)
+        if a.expr is not None} if roles else set()
+    read = []
+    for h in outer:
+        if h.is_predicate and h.name in embodied:
+            continue
+        if h.cls is not None and (h.cls in classes or h.cls in embodied):
+            continue
+        if h.expr is not None and str(h.expr) in by_class:
+            continue
+        if choices and h.expr is not None:
+            e = h.expr.subs(choices, simultaneous=True)
+            if e is sp.true:
+                continue
+            h = replace(h, expr=e)
+        elif choices and h.cls is not None:
+            h = replace(h, cls=_subs_class(h.cls, choices))
+        if h.expr is sp.true:
+            continue
+        read.append(h)
+    hyps = _merge(own, reaching(read, symbols))
+    present = set(symbols)
+    for h in hyps:
+        present |= _hyp_symbols(h)
+    classes = tuple(Assumption(name=c.describe(), cls=c, tag=Tag.CLASS) for c in classes)
+    orders = (stmt.order,) if getattr(stmt, "order", None) is not None else ()
+    implied = implied_hypotheses(hyps + classes, roles, present, orders=orders)
+    return _merge(hyps, implied)
+
+
+def _subs_class(cls, choices: dict):
+    """A problem class with ``choices`` substituted in its parameters."""
+    ps = {k: v.subs(choices, simultaneous=True) for k, v in cls.params().items()}
+    return replace(cls, **ps)
 
 
 def _walk(result, items, hyps, path, roles, repeated=frozenset()) -> Iterator[Located]:
@@ -935,6 +1266,57 @@ def _walk(result, items, hyps, path, roles, repeated=frozenset()) -> Iterator[Lo
                                  path + (case.label,), roles, repeated)
         else:
             raise TypeError(f"unknown proof item {item!r}")
+
+
+def row_origins(result: Result) -> dict[str, str]:
+    """The origin (:data:`ORIGINS`) of every row of ``result`` by its id — steps as
+    :func:`walk_steps` names them, and the structural rows (``…/<chain>/link-k``,
+    ``…/<chain>/concludes``, ``…/<split>/cover``, ``<result>/units``):
+
+    * every row of a pinned variant (``variant_of`` set): ``"variant"``;
+    * a step: its ``origin``; unset, ``"printed"`` for a statement part, a step with an
+      equation number and a line of a chain (a chain is a printed display), ``"derived"``
+      for any other step (a check the encoder adds: mark a printed unnumbered line
+      ``origin="printed"``);
+    * a chain's links and conclusion: ``"printed"`` when the chain is (one of its steps
+      is printed) — a gap in a printed display is a finding about the printed proof;
+    * a case cover and the units row: ``"derived"`` (checks the encoder's case analysis and
+      the engine add)."""
+    out: dict[str, str] = {}
+    variant = bool(result.variant_of)
+    repeated = repeated_labels(result)
+
+    def of(step: Step, chain_printed: bool = False) -> str:
+        if variant:
+            return "variant"
+        if step.origin is not None:
+            return step.origin
+        return "printed" if (step.eq or chain_printed) else "derived"
+
+    for s in result.statement:
+        out[f"{result.id}/{s.label}"] = "variant" if variant else (s.origin or "printed")
+
+    def walk(items, path):
+        for item in items:
+            if isinstance(item, Step):
+                out[step_id(result.id, path, item.label)] = of(item)
+            elif isinstance(item, Chain):
+                kinds = [of(s, True) for s in item.steps]
+                for s, k in zip(item.steps, kinds):
+                    out[step_id(result.id, path, s.label, item.label, repeated)] = k
+                structural = ("variant" if variant else
+                              "printed" if "printed" in kinds else "derived")
+                for k in range(1, len(item.steps)):
+                    out[_join(result.id, path + (item.label,), f"link-{k}")] = structural
+                out[_join(result.id, path + (item.label,), "concludes")] = structural
+            elif isinstance(item, CaseSplit):
+                out[_join(result.id, path + (item.label,), "cover")] = (
+                    "variant" if variant else "derived")
+                for case in item.cases:
+                    walk(case.proof, path + (case.label,))
+    walk(result.proof, ())
+    out[f"{result.id}/units"] = "variant" if variant else "derived"
+    return out
 
 
 def _join(prefix: str, path: tuple[str, ...], label: str) -> str:

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from theory.model import Paper, Result, walk_steps
+from theory.model import Paper, Result, apply_standing, standing_problems, walk_steps
 from theory.quantities import BASE, SymbolTable
 
 ENTRY_POINT_GROUP = "dpcheck.papers"
@@ -75,6 +75,7 @@ def problems(paper: Paper, results) -> list[str]:
             step_seen.add(loc.id)
         if r.variant_of and r.variant_of not in {x.id for x in results if isinstance(x, Result)}:
             out.append(f"{r.id}: variant_of {r.variant_of!r} is not a result of this paper")
+    out += standing_problems(paper, results)
     if paper.symbols is not None and not isinstance(paper.symbols, SymbolTable):
         out.append(f"PAPER.symbols must be a theory.quantities.SymbolTable, got "
                    f"{type(paper.symbols).__name__}")
@@ -93,6 +94,8 @@ def _from_module(mod, source: str, path: str = "") -> LoadedPaper:
     except TypeError:
         raise PaperError(f"{path or mod.__name__}: RESULTS must be a list of Result") from None
     bad = problems(paper, results)
+    if not bad:     # the paper's standing assumptions, handed to every result they bind
+        results = tuple(apply_standing(paper, results))
     if bad:
         raise PaperError(f"{path or mod.__name__}: " + "; ".join(bad[:5])
                          + (f" (and {len(bad) - 5} more)" if len(bad) > 5 else ""))

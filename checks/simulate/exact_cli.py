@@ -16,7 +16,8 @@ For T = 1..T (a log-spaced subset when T is large) it computes
   set by ``--set NAME=VALUE`` or, by default, chosen to minimise the bound; a bound with a
   parameter left over is not shown, and one whose hypotheses fail at a point is left blank;
 * **exact last iterate**: D_α(θ_T(D') ‖ θ_T(D)) and the reverse, max of both orders,
-  with a certified error (``exact_error``, printed as ±): the Gaussian mixture for the
+  with a certified error (``exact_error``, printed as ±; each order's own in the JSON's
+  ``exact_forward_error`` / ``exact_backward_error``): the Gaussian mixture for the
   linear canary without projection, the log-domain accountant
   (:func:`~checks.truth.accountant.certified_curve`) on a bounded domain.  A row whose
   error bound is too large is left blank and a one-line note on stderr says why (raise
@@ -144,7 +145,9 @@ def compute(args) -> dict:
                "exact_forward": r.forward if ok else None,
                "exact_backward": r.backward if ok else None,
                "exact_max": r.max if ok else None,
-               "exact_error": r.error if ok else None}
+               "exact_error": r.error if ok else None,
+               "exact_forward_error": r.forward_error if ok else None,
+               "exact_backward_error": r.backward_error if ok else None}
         for label, bd, vals, free in bounds:
             t_name = bd.mechanism.T.name if hasattr(bd.mechanism.T, "name") else "T"
             row[label] = _bound_value(bd, dict(vals, **{t_name: T}), free)

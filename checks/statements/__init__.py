@@ -14,9 +14,10 @@ module          what it holds
 ``outcome``     what a check found
 ==============  ========================================================================
 """
-from checks.statements.driver import check_result_statements, check_statement, supporting
+from checks.statements.driver import (bound_statements, check_result_statements,
+                                      check_statement, supporting)
 from checks.statements.outcome import Outcome
 from checks.statements.space import Space, implicit_value, realise, seeded
 
-__all__ = ["Outcome", "Space", "check_result_statements", "check_statement",
+__all__ = ["Outcome", "Space", "bound_statements", "check_result_statements", "check_statement",
            "implicit_value", "realise", "seeded", "supporting"]

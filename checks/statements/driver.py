@@ -32,9 +32,12 @@ import copy
 import math
 from dataclasses import replace
 
+import numpy as np
+
 from checks import resources
 from checks.cache import fingerprint
 from checks.plugins import providers as _providers
+from checks.prove import contradiction
 from checks.statements.evaluator import Evaluator
 from checks.statements.existential import existential
 from checks.statements.explicit import kind, search
@@ -42,6 +45,7 @@ from checks.statements.oform import o_form
 from checks.statements.outcome import Outcome
 from checks.statements.space import Space, seeded
 from checks.verdict import StatementReport, StatementVerdict
+from theory.model import statement_hypotheses
 
 
 # --------------------------------------------------------------------------------------
@@ -129,6 +133,9 @@ def _check_statement(stmt, *, budget: int, seed: int) -> Outcome:
                               f"{space_pred[0]!r} is a named predicate: no provider can decide "
                               "whether a scenario satisfies it (type it as a problem class "
                               "or a relation)")
+    vac = vacuous(stmt)
+    if vac is not None:
+        return vac
     provs, why = supporting(stmt)
     if not provs:
         return Outcome(stmt.label, tested=False,
@@ -148,10 +155,54 @@ def as_claimed(result, stmt):
     return stmt
 
 
-def check_result_statements(result, *, budget: int = 40, seed: int = 0
+#: raw draws (batches of 64) in which a statement's space must show one admissible point
+#: before its hypotheses are put to the prover as possibly contradictory
+VACUITY_BATCHES = 4
+
+
+def vacuous(stmt) -> Outcome | None:
+    """A VACUOUS outcome when the hypotheses in force at ``stmt`` contradict each other —
+    no point of its space is admissible in :data:`VACUITY_BATCHES` batches of draws, and
+    z3 proves the relational hypotheses jointly unsatisfiable (the unsat core is the
+    proof, named in the detail and the witness); None otherwise (the search then runs, and
+    says what it found)."""
+    space = Space(stmt)
+    rng = np.random.default_rng(seeded(0, "vacuity", content_key(stmt)))
+    for _ in range(VACUITY_BATCHES):
+        if space.draw(rng, 64):
+            return None
+    named = [(f"{h.expr}" + (f" ({h.where})" if h.where else ""), h.expr)
+             for h in stmt.hypotheses if h.expr is not None]
+    core = contradiction(named)
+    if core is None:
+        return None
+    what = "rate" if kind(stmt) == "rate" else "bound"
+    return Outcome(stmt.label, tested=False, vacuous=True,
+                   witness={"contradiction": "; ".join(core),
+                            "proof": "z3: the hypotheses of the core are jointly unsat"},
+                   detail=f"{what} {stmt.label}: VACUOUS — the hypotheses in force contradict "
+                          f"each other, so no scenario can satisfy them (z3 unsat core: "
+                          f"{'; '.join(core)})")
+
+
+def bound_statements(result, roles=None) -> list:
+    """The result's typed statements (bounds, then rates), each holding every hypothesis in
+    force at it (:func:`theory.model.statement_hypotheses`: the statement's own, the
+    result's, its part's, the standing ones, the classes' and roles' implied relations,
+    read with the statement's printed choices), as its printed part claims it
+    (:func:`as_claimed`): the user never repeats them, and no scenario of its check breaks
+    one."""
+    return [as_claimed(result, replace(st, hypotheses=statement_hypotheses(result, st, roles),
+                                       choices=(), embodies=()))
+            for st in list(result.bounds) + list(result.rates)]
+
+
+def check_result_statements(result, *, budget: int = 40, seed: int = 0, roles=None
                             ) -> tuple[StatementReport, dict[str, Outcome]]:
-    """The statement verdict of a result and the outcome per typed statement label."""
-    stmts = list(result.bounds) + list(result.rates)
+    """The statement verdict of a result and the outcome per typed statement label, each
+    statement checked under every hypothesis in force at it (:func:`bound_statements`;
+    ``roles``: the paper's, :attr:`theory.model.Paper.roles`)."""
+    stmts = bound_statements(result, roles)
     if not stmts:
         return StatementReport(StatementVerdict.NOT_TESTED, "no typed statement encoded"), {}
     outs: dict[str, Outcome] = {}
@@ -166,13 +217,18 @@ def check_result_statements(result, *, budget: int = 40, seed: int = 0
                                             f"{resources.why(exc)}")
     tested = [o for o in outs.values() if o.tested]
     details = " | ".join(o.detail for o in outs.values())
-    if not tested:
-        return StatementReport(StatementVerdict.NOT_TESTED, details), outs
     bad = [o for o in tested if o.violated]
     if bad:
         w = dict(bad[0].witness or {})
         w["statement_label"] = bad[0].label
         return StatementReport(StatementVerdict.VIOLATED, details, w, bad[0].ratio), outs
+    empty = [o for o in outs.values() if o.vacuous]
+    if empty:
+        w = dict(empty[0].witness or {})
+        w["statement_label"] = empty[0].label
+        return StatementReport(StatementVerdict.VACUOUS, details, w), outs
+    if not tested:
+        return StatementReport(StatementVerdict.NOT_TESTED, details), outs
     top = max(tested, key=lambda o: o.ratio if o.ratio is not None else -math.inf)
     w = dict(top.witness or {})
     w["statement_label"] = top.label

@@ -309,9 +309,15 @@ class Evaluator:
         stmt = self.stmt
         expr = stmt.delta if getattr(stmt, "profile", False) else stmt.expr
         diff = expr - self.closed
+        # a printed decimal constant (0.1, a provider's 1.0001) read as the exact decimal it
+        # prints; no nsimplify of the difference: it rounds a tiny one to 0 (1e-34 at
+        # a = 1e-30, any difference below ~1e-50), which called a closed form above the
+        # bound "at most the bound exactly"
+        diff = diff.xreplace({f: sp.Rational(str(f)) for f in diff.atoms(sp.Float)})
         try:
             subs = {s: exact_value(v[s.name]) for s in diff.free_symbols}
         except (KeyError, TypeError):
             return False
-        d = sp.nsimplify(sp.simplify(diff.xreplace(subs)))
+        d = sp.simplify(diff.xreplace(subs))
+        # SymPy decides the sign at adaptive precision; None (undecided) where it cannot
         return bool(d.is_zero) if equal else bool(d.is_zero or d.is_nonnegative)

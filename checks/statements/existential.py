@@ -85,6 +85,13 @@ def _growth_path(ev: Evaluator, plan: SearchPlan, v0: dict) -> tuple[list[dict],
                         f"constant is not followed: {nm} = {top / f ** k:g} is not admissible "
                         "or out of reach")
         pts.append(w)
+    # the family must keep what the constants may depend on fixed: a constant allowed to
+    # depend on the growth parameter (or on a symbol defined through it) may grow with it
+    moved = [s.name for s in stmt.depends_on
+             if any(w.get(s.name) != v0.get(s.name) for w in pts)]
+    if moved:
+        return [], (f"the {nm}-path is not followed: it moves {', '.join(moved)}, on which "
+                    "the constants may depend")
     return pts, ""
 
 

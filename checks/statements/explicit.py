@@ -25,12 +25,20 @@ import numpy as np
 import sympy as sp
 
 from checks import resources
+from checks.falsify import complexity
 from checks.statements.evaluator import Evaluator, _bound_values
 from checks.statements.outcome import Outcome
 from checks.statements.paths import generic_paths, simple
 from checks.statements.search import hypothesis_phase
 from checks.statements.space import Space, _Skip, realise, seeded
-from checks.truth.base import SearchPlan, Truth, Unavailable, all_classes, evaluate_mp, is_rate
+from checks.truth.base import (
+    SearchPlan,
+    Truth,
+    Unavailable,
+    all_classes,
+    evaluate_mp,
+    is_rate,
+)
 
 #: digits of the confirmation
 CONFIRM_DPS = 50
@@ -196,6 +204,14 @@ def search(stmt, ev: Evaluator, plan: SearchPlan, *, budget: int, seed: int,
                 (r, v, _, b), ptr, txt = got
                 return _violated(stmt, ev, {"v": v, "b": b}, ptr, txt, head, n_ex, plan)
         ok, txt, tr = _confirm(stmt, ev, best["v"], best["tr"])
+        if ok and not prov.stochastic:
+            simple = simplified(stmt, ev, best["v"])
+            if simple != best["v"]:
+                ok2, txt2, tr2 = _confirm(stmt, ev, simple, best["tr"])
+                if ok2:
+                    b2 = _bound_values(stmt, simple)
+                    best = dict(best, v=simple, b=b2)
+                    txt, tr = txt2, tr2
         if ok:
             return _violated(stmt, ev, best, tr, txt, head, n_ex, plan)
         # the certified lower truth exceeds the bound but the precise re-check does not
@@ -264,6 +280,40 @@ def _budget_text(ev: Evaluator, n_ex: int, plan: SearchPlan) -> str:
     return txt + (f"; {desc}" if desc else "")
 
 
+#: truth evaluations spent at most on simplifying a violating scenario's values
+SIMPLIFY_EVALS = 16
+
+
+def simplified(stmt, ev: Evaluator, v: dict) -> dict:
+    """A violating scenario with its values moved, where the violation stays (certified),
+    to simpler numbers — one or two significant digits, the nearest integer, a power of
+    ten: witnesses a reader can re-compute (t = 1/2, not t = 0.4999371…).  At most
+    :data:`SIMPLIFY_EVALS` truth evaluations; the result is confirmed like any witness."""
+    w, left = dict(v), SIMPLIFY_EVALS
+    for dom in ev.space.doms:
+        nm = dom.sym.name
+        x = w.get(nm)
+        if x is None or not math.isfinite(x) or complexity(x) <= 4:
+            continue
+        cands = {float(f"{x:.1g}"), float(f"{x:.2g}"), float(round(x))}
+        if x != 0:
+            cands.add(math.copysign(10.0 ** round(math.log10(abs(x))), x))
+        for c in sorted(cands, key=lambda c: (complexity(c), abs(c - x))):
+            if left <= 0:
+                return w
+            if c == x or complexity(c) >= complexity(x) or (dom.integer and c != round(c)):
+                continue
+            y = ev.admit(ev.space.admissible(dict(w, **{nm: c})))
+            if y is None:
+                continue
+            left -= 1
+            got = ev.at(y)
+            if got is not None and got[2] > 1:
+                w = y
+                break
+    return w
+
+
 def _violated(stmt, ev, best, tr, txt, head, n_ex, plan) -> Outcome:
     orders = tr.orders_above(_bound_values(stmt, best["v"]))
     if not is_rate(stmt):
@@ -296,22 +346,29 @@ def no_point(stmt, prov, ev) -> Outcome:
                           f"({'; '.join(why) or 'none drawn'})")
 
 
+def _precise(stmt, ev: Evaluator, v, *, lower: bool = False):
+    """(the provider's precise truth at ``v`` — its precise lower bound with ``lower`` —,
+    the bound at 50 digits); raises what the provider raises."""
+    if lower:
+        got = ev.lower_at(v, precise=True)
+        if got is None:
+            raise Unavailable("no precise lower bound there")
+        ptr = got[0]
+    else:
+        ptr = ev.precise_truth(v)
+    bmp = evaluate_mp(stmt.delta if getattr(stmt, "profile", False) else stmt.expr, v,
+                      CONFIRM_DPS)
+    return ptr, bmp
+
+
 def _confirm(stmt, ev: Evaluator, v, tr, *, lower: bool = False):
     """Re-check a violation with the provider's precise truth (``lower``: its precise lower
     bound) and the bound at 50 digits.  Returns (ok, text, truth)."""
     try:
-        if lower:
-            got = ev.lower_at(v, precise=True)
-            if got is None:
-                raise Unavailable("no precise lower bound there")
-            ptr = got[0]
-        else:
-            ptr = ev.precise_truth(v)
+        ptr, bmp = _precise(stmt, ev, v, lower=lower)
     except (Unavailable, ValueError, ArithmeticError, MemoryError) as exc:
         why = resources.why(exc) if isinstance(exc, MemoryError) else exc
         return False, f"precise truth unavailable: {why}", tr
-    bmp = evaluate_mp(stmt.delta if getattr(stmt, "profile", False) else stmt.expr, v,
-                      CONFIRM_DPS)
     with mpmath.workdps(CONFIRM_DPS):
         low = mpmath.mpf(ptr.extra.get("lower_mp", ptr.lower))
         # the truth's lower end to the 15 digits every provider's precise truth carries (a
@@ -330,12 +387,10 @@ def _confirm_below(stmt, ev: Evaluator, v, tr):
     """Re-check a truth below the claimed value: the precise truth's upper end against the
     claim at 50 digits.  Returns (ok, text, truth)."""
     try:
-        ptr = ev.precise_truth(v)
+        ptr, bmp = _precise(stmt, ev, v)
     except (Unavailable, ValueError, ArithmeticError, MemoryError) as exc:
         why = resources.why(exc) if isinstance(exc, MemoryError) else exc
         return False, f"precise truth unavailable: {why}", tr
-    bmp = evaluate_mp(stmt.delta if getattr(stmt, "profile", False) else stmt.expr, v,
-                      CONFIRM_DPS)
     with mpmath.workdps(CONFIRM_DPS):
         up = mpmath.mpf(ptr.upper)
         ptr.extra["confirmed_at"] = (mpmath.nstr(up, 15), mpmath.nstr(bmp, 30))

@@ -14,4 +14,7 @@ class Outcome:
     tested: bool = True
     samples: int = 0
     paths: dict = field(default_factory=dict)
+    #: the hypotheses in force contradict each other (``witness["contradiction"]``: the
+    #: unsat core): no scenario can be checked, and that is a finding of its own
+    vacuous: bool = False
 

@@ -47,12 +47,14 @@ def one_parameter(ev: Evaluator, base: dict, name: str, direction: str, steps: i
 
 
 def parameter_paths(ev: Evaluator, base: dict, *, variables=None, steps: int,
-                    factor: float, prefix: str = "", min_points: int = 3
+                    factor: float, prefix: str = "", min_points: int = 3, cut=None
                     ) -> list[tuple[str, str, list[dict]]]:
     """Every parameter in ``variables`` (names, in that order; None: every free symbol of the
     statement, by name) moved toward both ends of its range from ``base``:
     ``[(name, parameter, [base, …])]``
-    (name: ``"parameter → end"``), paths of at least ``min_points`` moved points."""
+    (name: ``"parameter → end"``), paths of at least ``min_points`` moved points.  With a
+    list ``cut``, each path that no admissible point continues is appended as (name, the
+    hypothesis in force that fails at its first step, or None)."""
     stmt, space = ev.stmt, ev.space
     sampled = {d.sym.name for d in space.doms}
     names = (sorted({s.name for s in stmt.free_symbols} & sampled) if variables is None
@@ -66,7 +68,30 @@ def parameter_paths(ev: Evaluator, base: dict, *, variables=None, steps: int,
             pts = one_parameter(ev, base, nm, direction, steps, factor)
             if len(pts) >= min_points:
                 out.append((f"{prefix}{nm} {arrow(direction, lo, hi)}", nm, [base] + pts))
+            elif not pts and cut is not None:
+                first = one_parameter_point(ev, base, nm, direction, factor)
+                cut.append((f"{prefix}{nm} {arrow(direction, lo, hi)}",
+                            None if first is None else ev.space.failing(first)))
     return out
+
+
+def one_parameter_point(ev: Evaluator, base: dict, name: str, direction: str,
+                        factor: float) -> dict | None:
+    """The first point of :func:`one_parameter`'s path, admissible or not (None where the
+    parameter has no domain)."""
+    d = ev.space.domain_of(name)
+    x0 = base.get(name)
+    if x0 is None or d is None:
+        return None
+    lo = d.lo if math.isfinite(d.lo) else None
+    hi = d.hi if math.isfinite(d.hi) else None
+    if direction == "up":
+        x = (hi - (hi - x0) / factor) if hi is not None else x0 * factor
+    else:
+        x = (lo + (x0 - lo) / factor) if lo is not None else x0 / factor
+    if d.integer:
+        x = float(max(1, round(x)))
+    return dict(base, **{name: float(x)})
 
 
 def generic_paths(ev: Evaluator, base: dict, **kw) -> dict[str, list[dict]]:

@@ -24,6 +24,12 @@ class _Skip(Exception):
 
 
 
+#: a batch of draws without an admissible point is topped up, by at most TOP_UP further
+#: batches, to 1/TOP_UP_SHARE of its size (:meth:`Space.draw`)
+TOP_UP_SHARE = 16
+TOP_UP = 15
+
+
 # --------------------------------------------------------------------------------------
 # the admissible space of a statement
 class Space:
@@ -53,10 +59,25 @@ class Space:
 
     # ---- drawing
     def draw(self, rng: np.random.Generator, n: int) -> list[dict]:
+        """Admissible points among ``n`` raw draws; where none is admissible (a narrow
+        space: standing assumptions, a printed choice), further batches (:data:`TOP_UP` at
+        most) from a generator derived from ``rng``'s state until ``n/``
+        :data:`TOP_UP_SHARE` are — ``rng`` itself is not advanced further, so a space that
+        admits a point in its first batch draws exactly as before."""
         k = len(self.doms)
         modes = rng.integers(0, falsify.N_MODES, size=(k, n))
         us = rng.random((k, n))
-        return self.from_modes(modes, us)
+        out = self.from_modes(modes, us)
+        want = max(1, n // TOP_UP_SHARE)
+        if out or n <= 0:
+            return out
+        more = np.random.default_rng(zlib.crc32(repr(rng.bit_generator.state).encode()))
+        for _ in range(TOP_UP):
+            out += self.from_modes(more.integers(0, falsify.N_MODES, size=(k, n)),
+                                   more.random((k, n)))
+            if len(out) >= want:
+                break
+        return out[:max(want, n)]
 
     def from_modes(self, modes, us) -> list[dict]:
         vals = falsify._sample(self.doms, np.asarray(modes), np.asarray(us, dtype=float))
@@ -97,6 +118,20 @@ class Space:
             if bound is None or v[imp.var.name] > bound:
                 raise _Skip(_Message("{} fails", imp))
         return v
+
+    def failing(self, values: dict):
+        """The first hypothesis in force (an :class:`~theory.model.Assumption` of the
+        statement) that fails at ``values`` (definitions computed), or None."""
+        v = {k: x for k, x in values.items() if k not in {s.name for s in self.defined}}
+        for s_, e in self.definitions:
+            try:
+                v[s_.name] = evaluate(e, v)
+            except Unavailable:
+                return None
+        for h in self.stmt.hypotheses:
+            if h.expr is not None and not holds(h.expr, v):
+                return h
+        return None
 
     def admissible(self, values: dict) -> dict | None:
         try:

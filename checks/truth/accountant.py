@@ -5,11 +5,14 @@ both orders, returned only with an error it can stand behind.
 :func:`last_iterate_rdp` = :func:`certified_rdp` and :func:`last_iterate_curve` =
 :func:`certified_curve`: the exact Gaussian mixture for the unprojected linear canary
 (:func:`~checks.truth.accountant_fft.linear_canary_exact`); for DPSGD-DC a certified
-bracket [lower, upper] of D_α on K (G cells + the two end atoms; lower and upper mass
-vectors propagated by dense log-sum-exps, round-off included; :func:`certified_bracket`),
-returned as its midpoint ± half-width (see :func:`certified_rdp` for the proof and what is
-assumed); an :class:`AccountantError` otherwise — also where the bracket is too wide at
-the affordable G.
+bracket [lower, upper] of D_α on K in each order — from the unprojected closed form with
+the projection's effect bounded where the canary is linear against zero-loss data
+(:mod:`checks.truth.accountant_walk`), and from G cells + the two end atoms (lower and
+upper mass vectors propagated by dense log-sum-exps, round-off included;
+:func:`certified_bracket`), intersected — returned as its midpoint ± half-width, each
+order with its own error (see :func:`certified_rdp` for the proof and what is assumed);
+an :class:`AccountantError` otherwise — also where the bracket is too wide at the
+affordable G.
 """
 from __future__ import annotations
 
@@ -24,10 +27,13 @@ from scipy.special import gammaln, log_ndtr, ndtr
 from checks.truth.accountant_fft import (
     MAX_T_GRID,
     GridResult,
+    _binom_pmf,
     _binom_support,
     _check_T,
     linear_canary_exact,
 )
+from checks.truth.accountant_walk import applies as applies_walk
+from checks.truth.accountant_walk import walk_bracket
 from checks.truth.divergences import _check_alpha
 from checks.truth.divergences import lse as _lse
 from checks.truth.losses import Scenario
@@ -172,52 +178,73 @@ class _BComp:
     free: bool = False
 
 
-def _bracket_components(s: Scenario, with_canary: bool, x: np.ndarray) -> list[_BComp]:
+#: most batch compositions (product of the groups' support sizes) the first step takes
+#: whole — every count, no tail dropped, so no ``free`` component (:func:`_first_step`)
+FULL_SUPPORT_MAX = 20_000
+
+
+def _bracket_components(s: Scenario, with_canary: bool, x: np.ndarray,
+                        full: bool = False) -> list[_BComp]:
     """The batch-composition mixture with bracketed weights, drifts evaluated on ``x``.
 
     Groups of zero-gradient losses move nothing whatever their count, so their count law
     sums to exactly 1 and they are left out (no truncation).  Other groups use the
     binomial support of :func:`_binom_support` (tails below 1e-12 dropped); the weights
     carry a relative round-off slack and the dropped tail mass ρ becomes one ``free``
-    component of weight in [0, ρ] whose drift can be anything a batch can produce."""
+    component of weight in [0, ρ] whose drift can be anything a batch can produce.
+    ``full``: where the product of the groups' counts + 1 is at most FULL_SUPPORT_MAX,
+    every count is kept instead (the pmf's values bracketed by their relative round-off,
+    an underflowed one by [0, 2e-290]): the weights bracket the exact law, no ``free``
+    component."""
     live = [(c, l) for c, l in s.groups if c > 0 and l.constant_grad != 0.0]
+    full = full and math.prod(c + 1 for c, _ in live) <= FULL_SUPPORT_MAX
     sup, rho = [], 0.0
     for c, _ in live:
-        k, w = _binom_support(c, s.q)
         eps = 16 * _U * (gammaln(c + 1) + c * (abs(math.log(s.q)) + abs(math.log1p(-s.q))
                                                if s.q < 1 else 0.0) + 10)
+        if full:
+            k = np.arange(c + 1)
+            w = _binom_pmf(k, c, s.q)
+            sup.append((k, w, eps))
+            continue
+        k, w = _binom_support(c, s.q)
         sup.append((k, w, eps))
         rho += max(0.0, 1.0 - float(w.sum()) * (1 - eps)) + 1e-15
     canary = [(0, 1 - s.q), (1, s.q)] if with_canary else [(0, 1.0)]
+    # every loss's clipped gradient on x, once (the same numbers the loop used to recompute)
+    gclip = [np.clip(loss.grad(x), -s.C, s.C) for _, loss in live]
+    gcan = np.clip(s.canary.grad(x), -s.C, s.C) if with_canary else None
     acc: dict[bytes, _BComp] = {}
     for combo in product(*[list(zip(k, w, [e] * len(k))) for k, w, e in sup]):
         wg = float(np.prod([w for _, w, _ in combo])) if combo else 1.0
         eg = sum(e for _, _, e in combo)
         for c, wc in canary:
-            if wg * wc <= 0:
+            if wc <= 0 or (wg * wc <= 0 and not full):
                 continue
             tot = np.zeros_like(x)
             Ld = 0.0
             const = True
-            for kk, (_, loss) in zip([int(k) for k, _, _ in combo], live):
+            for kk, (_, loss), gc in zip([int(k) for k, _, _ in combo], live, gclip):
                 if kk:
-                    tot = tot + kk * np.clip(loss.grad(x), -s.C, s.C)
+                    tot = tot + kk * gc
                     Ld += kk * loss.L
                     const = const and loss.constant_grad is not None
             if c:
-                tot = tot + np.clip(s.canary.grad(x), -s.C, s.C)
+                tot = tot + gcan
                 Ld += s.canary.L
                 const = const and s.canary.constant_grad is not None
             dr = -(s.eta / s.b) * tot
             w = wg * wc
             e = eg + 8 * _U * (len(live) + 2)
+            wl, wh = w * (1 - e), w * (1 + e)
+            if full and w < 1e-290:          # below the normal range: round-off unbounded
+                wl, wh = 0.0, 2e-290
             key = dr.tobytes()
             if key in acc:
-                acc[key].w_lo += w * (1 - e)
-                acc[key].w_hi += w * (1 + e)
+                acc[key].w_lo += wl
+                acc[key].w_hi += wh
             else:
-                acc[key] = _BComp(w * (1 - e), w * (1 + e), dr, const,
-                                  0.0 if const else (s.eta / s.b) * Ld)
+                acc[key] = _BComp(wl, wh, dr, const, 0.0 if const else (s.eta / s.b) * Ld)
     out = list(acc.values())
     if rho > 0 and live:
         Dmax = (s.eta / s.b) * s.C * (sum(c for c, _ in live) + 1)
@@ -500,33 +527,121 @@ def _slope_bounds(s: Scenario, comps: list[_BComp], edges: np.ndarray):
     return lam_lo - pad, lam_hi + pad, (dmin, dmax)
 
 
-def _first_step(s: Scenario, with_canary: bool, G: int):
-    """Bracket of the log masses of θ_1 (θ_0 is a point: exact up to round-off and the
-    free component's contribution)."""
+def _first_components(s: Scenario, with_canary: bool):
+    """The batch components of the first step as ``(w_lo, w_hi, m_lo, m_hi)``: weight
+    bracket and range of θ_0 + drift (a point, or θ_0 ± the drift bound for the ``free``
+    component).  Whole supports (:func:`_bracket_components` with ``full``); components
+    whose drifts lie within 1e-9·τ of each other (the same count difference of groups
+    whose gradients differ in the last bits) are merged into one with their weights summed
+    and the range of their means — a looser but valid bracket, and far fewer sources."""
+    x0 = float(s.theta0)
+    tau = s.eta * s.sigma_dp
+    comps = _bracket_components(s, with_canary, np.array([x0]), full=True)
+    pts = []
+    for cp in comps:
+        if cp.free:
+            pts.append((cp.w_lo, cp.w_hi, x0 - cp.Ld, x0 + cp.Ld, True))
+        else:
+            m = x0 + float(cp.dr[0])
+            pts.append((cp.w_lo, cp.w_hi, m, m, False))
+    pts_sorted = sorted(range(len(pts)), key=lambda i: pts[i][2])
+    group = {}
+    tol = 1e-9 * tau
+    head, top = None, -math.inf
+    for i in pts_sorted:
+        if pts[i][4]:
+            group[i] = i
+            continue
+        if head is None or pts[i][2] > top + tol:
+            head = i
+        group[i] = head
+        top = pts[i][3]
+    out: dict[int, list] = {}
+    for i in range(len(pts)):           # groups in the order of their first member
+        g = group[i]
+        wl, wh, ml, mh, _ = pts[i]
+        if g not in out:
+            out[g] = [wl, wh, ml, mh]
+        else:
+            o = out[g]
+            o[0] += wl
+            o[1] += wh
+            o[2] = min(o[2], ml)
+            o[3] = max(o[3], mh)
+    return [tuple(v) for v in out.values()]
+
+
+def _first_step(s: Scenario, with_canary: bool, G: int, comps=None):
+    """Bracket of the log masses of θ_1 (θ_0 is a point: exact up to round-off, the
+    ``free`` component's contribution and the merged components' tiny mean ranges —
+    :func:`_first_components`; over a range of means a cell's mass is unimodal, largest
+    at the cell's midpoint, an atom's monotone: the extremes are at the ends or the
+    peak)."""
     lo, hi = s.domain
     h = (hi - lo) / G
     tau = s.eta * s.sigma_dp
     edges = lo + h * np.arange(G + 1)
     edges[-1] = hi
-    x0 = np.array([s.theta0])
     lo_, hi_ = np.full(G + 2, -np.inf), np.full(G + 2, -np.inf)
-    for cp in _bracket_components(s, with_canary, x0):
-        if cp.free:
-            fl = _log_target_mass(x0 - cp.Ld, edges, tau)[0]
-            fh = _log_target_mass(x0 + cp.Ld, edges, tau)[0]
-            mids = (edges[:-1] + edges[1:]) / 2
-            f = np.maximum(fl, fh)
-            inside = (x0[0] - cp.Ld <= mids) & (mids <= x0[0] + cp.Ld)
-            f[:G] = np.where(inside, float(_log_cell(np.array([-h / (2 * tau)]),
-                                                     np.array([h / (2 * tau)]))[0]), f[:G])
-            hi_ = np.logaddexp(hi_, math.log(cp.w_hi) + f + _EPS_K * (1 + np.abs(f)))
-            continue
-        f = _log_target_mass(x0 + cp.dr, edges, tau)[0]
-        flo, fhi = _widen(f, f)
-        if cp.w_lo > 0:
-            lo_ = np.logaddexp(lo_, math.log(cp.w_lo) + flo)
-        hi_ = np.logaddexp(hi_, math.log(cp.w_hi) + fhi)
+    mids = (edges[:-1] + edges[1:]) / 2
+    peak = None
+    for w_lo, w_hi, m1, m2 in (comps or _first_components(s, with_canary)):
+        if m1 == m2:
+            f = _log_target_mass(np.array([m1]), edges, tau)[0]
+            flo, fhi = _widen(f, f)
+        else:
+            fl = _log_target_mass(np.array([m1]), edges, tau)[0]
+            fh = _log_target_mass(np.array([m2]), edges, tau)[0]
+            if peak is None:
+                peak = float(_log_cell(np.array([-h / (2 * tau)]), np.array([h / (2 * tau)]))[0])
+            fhi = np.maximum(fl, fh)
+            fhi[:G] = np.where((m1 <= mids) & (mids <= m2), np.maximum(fhi[:G], peak), fhi[:G])
+            flo, fhi = _widen(np.minimum(fl, fh), fhi)
+        if w_lo > 0:
+            lo_ = np.logaddexp(lo_, math.log(w_lo) + flo)
+        hi_ = np.logaddexp(hi_, math.log(w_hi) + fhi)
     return lo_, hi_
+
+
+def _first_post(s: Scenario, with_canary: bool, G: int, comps=None):
+    """``post`` of θ_1 for :func:`_bracket_iter`: ``(E_min, E_max, 0, 0)`` with E[m | y] in
+    [E_min(j), E_max(j)] for y in cell j, m = θ_0 + dr the mean of the batch component.
+    θ_1's interior density is the Gaussian location mixture Σ w φ_τ(y − m), so E[m | y] is
+    nondecreasing in y (its derivative is Var(m | y)/τ²): on cell j it lies between its
+    values at the cell's edges, bounded by :func:`_posterior_mean_bounds` with the
+    components as sources (weights [w_lo, w_hi]; the free component's m anywhere in
+    θ_0 ± its drift bound) and point kernels φ_τ(e − m) (widened by their round-off)."""
+    lo, hi = s.domain
+    h = (hi - lo) / G
+    tau = s.eta * s.sigma_dp
+    edges = lo + h * np.arange(G + 1)
+    edges[-1] = hi
+    comps = comps or _first_components(s, with_canary)
+    plo = np.array([c[2] for c in comps])
+    phi = np.array([c[3] for c in comps])
+    with np.errstate(divide="ignore"):
+        llo = np.log(np.array([c[0] for c in comps]))
+        lhi = np.log(np.array([c[1] for c in comps]))
+    c0 = -math.log(tau * math.sqrt(2 * math.pi))
+    emin_e, emax_e = np.empty(G + 1), np.empty(G + 1)
+    step = max(1, _POST_CHUNK // len(comps))
+    for j0 in range(0, G + 1, step):        # targets in chunks: memory O(S·chunk)
+        e = edges[j0:j0 + step]
+        # log φ_τ(e − m) over m in [plo, phi]: nearest and farthest distances
+        ulo = e[None, :] - phi[:, None]
+        uhi = e[None, :] - plo[:, None]
+        near = np.where((ulo <= 0) & (uhi >= 0), 0.0, np.minimum(np.abs(ulo), np.abs(uhi)))
+        far = np.maximum(np.abs(ulo), np.abs(uhi))
+        klo, khi = _widen(c0 - far * far / (2 * tau * tau), c0 - near * near / (2 * tau * tau))
+        for pos, pick, dest in ((phi, 1, emax_e), (plo, 0, emin_e)):
+            o = np.argsort(pos, kind="stable")
+            dest[j0:j0 + step] = _posterior_mean_bounds(llo[o], lhi[o], klo[o], khi[o],
+                                                        plo[o], phi[o])[pick]
+    return emin_e[:-1], emax_e[1:], 0.0, 0.0
+
+
+#: targets × sources per chunk of :func:`_first_post`
+_POST_CHUNK = 1 << 20
 
 
 def _lse_step(lp: np.ndarray, K: np.ndarray) -> tuple[np.ndarray, float]:
@@ -567,10 +682,9 @@ def _bracket_iter(s: Scenario, with_canary: bool, G: int, T: int):
     tau2 = (s.eta * s.sigma_dp) ** 2
     edges = lo + h * np.arange(G + 1)
     edges[-1] = hi
-    d0 = _drift_range(_bracket_components(s, with_canary, np.array([s.theta0])), h)
-    th = np.full(G, float(s.theta0))
-    post = (th, th, d0[0], d0[1])
-    lo_, hi_ = _clamp_total(*_first_step(s, with_canary, G))
+    first = _first_components(s, with_canary)
+    post = _first_post(s, with_canary, G, first)
+    lo_, hi_ = _clamp_total(*_first_step(s, with_canary, G, first))
     yield 1, lo_, hi_, post
     if T < 2:
         return
@@ -703,9 +817,24 @@ def _dc_bracket(s: Scenario, a: float, G: int, t: int, P, Q, postP, postQ):
 
 
 #: cost cap of one certified call (dense log-sum-exp entries: 4 brackets × T × (G+2)²)
-CERT_COST_MAX = 5e7
+CERT_COST_MAX = 6e7
 #: largest grid the certified accountant raises G to on its own
 CERT_G_AUTO = 1024
+#: most kernel-piece entries (batch components × (G + 2)²) a pass may hold: the pieces of
+#: every component are kept at once (each several float arrays of that size)
+CERT_PIECES_MAX = 1e7
+
+
+def _n_kernel_components(s: Scenario) -> int:
+    """How many batch components the later steps' kernel has (with the canary; drifts on a
+    few points of K, as :func:`_kernel_pieces` merges them on the grid)."""
+    lo, hi = s.domain
+    return len(_bracket_components(s, True, np.linspace(lo, hi, 9)))
+
+
+#: largest grid it raises G to on its own where only T = 1 is left (the first step alone
+#: costs O(G), not O(G²))
+CERT_G_T1 = 1 << 16
 #: relative error (of max(value, 1e-6)) the certified accountant refines to by default
 CERT_REL_TOL = 0.05
 
@@ -724,7 +853,7 @@ def _exact_gc(s: Scenario, a: float, T: int, t0: float) -> "GridResult":
                               f"(non-linear losses: the escaped tail has an unbounded "
                               f"likelihood ratio): {e}") from None
     return GridResult(s.name, a, T, d.forward, d.backward, 1e-9 * max(1.0, d.max), 0,
-                      0.0, 0.0, time.perf_counter() - t0)
+                      0.0, 0.0, time.perf_counter() - t0, method=METHOD_EXACT)
 
 
 def certified_bracket(s: Scenario, alpha, Ts, *, G: int = 512):
@@ -756,25 +885,64 @@ def _bracket_rows(s: Scenario, a: float, G: int, Ts, stop=None):
                 return
 
 
+#: how a value was certified (GridResult.method)
+METHOD_EXACT = "exact Gaussian mixture (no domain), log-space quadrature"
+METHOD_WALK = ("unprojected closed form with the projection's effect bounded (exit and "
+               "tilted-tail bounds)")
+METHOD_GRID = "certified log-domain grid accountant G={G}"
+
+
 def _judge(s: Scenario, a: float, t: int, G: int, br, rel_tol: float, t0: float,
-           enough: float | None = None):
-    """A GridResult from a bracket (midpoint ± half-width + round-off), or the reason
-    for refusing it.  ``enough``: a bracket wider than ``rel_tol`` is still returned when
-    its upper end (larger value + error) is ≤ ``enough`` — it decides D_α ≤ enough."""
-    (flo, fhi), (blo, bhi), rnd = br
-    if not all(math.isfinite(x) for x in (flo, fhi, blo, bhi, rnd)):
+           enough: float | None = None, prior=None):
+    """A GridResult from a bracket (midpoint ± half-width + round-off, each order its own),
+    or the reason for refusing it.  ``enough``: a bracket wider than ``rel_tol`` is still
+    returned when its upper end (the larger of value + error) is ≤ ``enough`` — it decides
+    D_α ≤ enough.  ``prior``: ``((fw_lo, fw_hi), (bw_lo, bw_hi))``, another certified
+    bracket of the same numbers (:func:`~checks.truth.accountant_walk.walk_bracket`),
+    intersected with the grid's; ``br`` None: ``prior`` alone (``G`` is then 0)."""
+    if br is None:
+        (flo, fhi), (blo, bhi) = prior
+        rnd = 0.0
+    else:
+        (flo, fhi), (blo, bhi), rnd = br
+    if not all(math.isfinite(x) for x in (flo, fhi, blo, bhi, rnd)) and prior is None:
         return (f"certified error unbounded (forward in [{flo:.3g}, {fhi:.3g}], backward in "
                 f"[{blo:.3g}, {bhi:.3g}], α = {a:g}, T = {t}, G = {G}): no value returned")
     if flo > fhi + 2 * rnd or blo > bhi + 2 * rnd:
         raise AssertionError(f"certified bracket inverted: {br!r}")   # a bug, not a refusal
-    fw, bw = (flo + fhi) / 2, (blo + bhi) / 2
-    err = max(fhi - flo, bhi - blo) / 2 + rnd
+    if prior is None:
+        fw, bw = (flo + fhi) / 2, (blo + bhi) / 2
+        fe, be = (fhi - flo) / 2 + rnd, (bhi - blo) / 2 + rnd
+        method = METHOD_GRID.format(G=G)
+        span = (min(flo, blo), max(fhi, bhi))
+    else:
+        ends = []
+        for (lo_, hi_), (plo, phi) in (((flo, fhi), prior[0]), ((blo, bhi), prior[1])):
+            L, U = max(lo_ - rnd, plo), min(hi_ + rnd, phi)
+            if L > U:
+                if L - U > 1e-9 * (1 + abs(L)):
+                    raise AssertionError(f"certified brackets disjoint: {br!r} and "
+                                         f"{prior!r}")          # a bug, not a refusal
+                L = U = (L + U) / 2
+            ends.append((L, U))
+        (fl2, fh2), (bl2, bh2) = ends
+        if not all(math.isfinite(x) for x in (fl2, fh2, bl2, bh2)):
+            return (f"certified error unbounded (forward in [{fl2:.3g}, {fh2:.3g}], backward "
+                    f"in [{bl2:.3g}, {bh2:.3g}], α = {a:g}, T = {t}, G = {G}): no value "
+                    "returned")
+        fw, bw = (fl2 + fh2) / 2, (bl2 + bh2) / 2
+        fe, be = (fh2 - fl2) / 2, (bh2 - bl2) / 2
+        method = METHOD_WALK if br is None else (METHOD_GRID.format(G=G) + " and " +
+                                                 METHOD_WALK + ", intersected")
+        span = (min(fl2, bl2), max(fh2, bh2))
+    err = max(fe, be)
     if err > rel_tol * max(fw, bw, 1e-6) and not (enough is not None
-                                                  and max(fw, bw) + err <= enough):
+                                                  and max(fw + fe, bw + be) <= enough):
         return (f"certified error {err:.3g} exceeds {rel_tol:g}·value (D_α in "
-                f"[{min(flo, blo):.6g}, {max(fhi, bhi):.6g}], α = {a:g}, T = {t}, G = {G}): "
+                f"[{span[0]:.6g}, {span[1]:.6g}], α = {a:g}, T = {t}, G = {G}): "
                 "no value returned")
-    return GridResult(s.name, a, t, fw, bw, err, int(G), 0.0, 0.0, time.perf_counter() - t0)
+    return GridResult(s.name, a, t, fw, bw, err, int(G), 0.0, 0.0, time.perf_counter() - t0,
+                      forward_error=fe, backward_error=be, method=method)
 
 
 def certified_curve(s: Scenario, alpha, Ts, *, G: int = 512, rel_tol: float = CERT_REL_TOL,
@@ -793,32 +961,82 @@ def certified_curve(s: Scenario, alpha, Ts, *, G: int = 512, rel_tol: float = CE
     if not Ts:
         raise ValueError("Ts must be a non-empty list of integers >= 1")
     G = _check_cert_G(G)
+    G_max1 = None if G_max is not None else max(G, CERT_G_T1)
     G_max = _check_cert_G(max(G, CERT_G_AUTO) if G_max is None else max(G, G_max))
+    G_max1 = G_max if G_max1 is None else G_max1
     t0 = time.perf_counter()
     if s.domain is None:
         return [_exact_gc(s, a, t, t0) for t in Ts]
     done: dict[int, GridResult] = {}
     why: dict[int, str] = {}
+    # the unprojected closed form with the projection's effect bounded: no grid, and
+    # certified where the projection is seldom active (accountant_walk)
+    walk = {}
+    if applies_walk(s):
+        for t in Ts:
+            br = walk_bracket(s, a, t)
+            if br is None:
+                continue
+            walk[t] = br
+            got = _judge(s, a, t, 0, None, rel_tol, t0, enough, prior=br)
+            if isinstance(got, GridResult):
+                done[t] = got
     spent, Gx = 0.0, G
     # a looser rel_tol accepts a wider bracket; it does not keep a hopeless pass going
     stop_tol = min(rel_tol, CERT_REL_TOL)
-    todo = list(Ts)
+    todo = [t for t in Ts if t not in done]
+    n1 = nk = None
+
+    def pass_cost(T_last, g):
+        # T = 1 alone: the first step only, O(S·G) for S batch components (both laws);
+        # else the dense steps, 4·T·(G + 2)² log-sum-exp entries, and the kernel pieces,
+        # (G + 2)² entries for each of the n_k batch components of the later steps beyond
+        # the linear canary's two (whose pieces the 4·T·(G + 2)² always covered)
+        nonlocal n1, nk
+        if T_last > 1:
+            if nk is None:
+                nk = _n_kernel_components(s)
+            return 4.0 * T_last * (g + 2) ** 2 + 8.0 * max(0, nk - 2) * (g + 2) ** 2
+        if n1 is None:
+            n1 = len(_first_components(s, True))
+        return 4.0 * n1 * (g + 2)
+
     while todo:
-        cost = 4.0 * todo[-1] * (Gx + 2) ** 2
+        g_top = G_max1 if todo[-1] == 1 else G_max
+        if todo[-1] > 1:
+            pass_cost(2, Gx)
+            if nk * (Gx + 2) ** 2 > CERT_PIECES_MAX:
+                for t in todo:
+                    if t > 1:
+                        why[t] = (f"the batch mixture has {nk} components whose drift depends "
+                                  f"on θ: their kernels on G = {Gx} cells would hold "
+                                  f"{nk * (Gx + 2) ** 2:.3g} entries (> {CERT_PIECES_MAX:g}): "
+                                  "no value returned")
+                todo = [t for t in todo if t == 1]
+                if not todo:
+                    break
+        cost = pass_cost(todo[-1], Gx)
         if Gx > G and spent + cost > CERT_COST_MAX:
             break
         spent += cost
-        # doublings still possible after this pass; the bracket shrinks at best like 1/G²
+        # doublings still possible after this pass; the bracket shrinks by a factor 4 to 6
+        # a doubling at T ≥ 2 (measured on benchmarks/bench_accountant.py's regimes: the
+        # mass brackets' widening compounds over the steps), so 8 a doubling is allowed
         k, g2, c2 = 0, Gx * 2, spent
-        while g2 <= G_max and c2 + 4.0 * todo[-1] * (g2 + 2) ** 2 <= CERT_COST_MAX:
-            c2 += 4.0 * todo[-1] * (g2 + 2) ** 2
+        while (g2 <= g_top and c2 + pass_cost(todo[-1], g2) <= CERT_COST_MAX
+               and (todo[-1] == 1 or nk * (g2 + 2) ** 2 <= CERT_PIECES_MAX)):
+            c2 += pass_cost(todo[-1], g2)
             k, g2 = k + 1, g2 * 2
-        reach = 4.0 ** k
+        reach = 8.0 ** k
         last = todo[-1]
         stopped = []
 
         def hopeless(t, br, reach=reach, last=last, stopped=stopped):
             (flo, fhi), (blo, bhi), rnd = br
+            if t in walk:               # what the judge will see: the intersection
+                (pfl, pfh), (pbl, pbh) = walk[t]
+                flo, fhi = max(flo, pfl), min(fhi, pfh)
+                blo, bhi = max(blo, pbl), min(bhi, pbh)
             if not math.isfinite(fhi + bhi):
                 return False
             half = max(fhi - flo, bhi - blo) / 2 + rnd
@@ -833,8 +1051,10 @@ def certified_curve(s: Scenario, alpha, Ts, *, G: int = 512, rel_tol: float = CE
 
         for t in todo:
             why.pop(t, None)            # the reasons of this pass replace the last pass's
+        last_br = {}
         for t, br in _bracket_rows(s, a, Gx, todo, hopeless):
-            got = _judge(s, a, t, Gx, br, rel_tol, t0, enough)
+            got = _judge(s, a, t, Gx, br, rel_tol, t0, enough, prior=walk.get(t))
+            last_br[t] = br
             if isinstance(got, GridResult):
                 done[t] = got
                 why.pop(t, None)
@@ -846,13 +1066,23 @@ def certified_curve(s: Scenario, alpha, Ts, *, G: int = 512, rel_tol: float = CE
                               f"far too wide before T = {t}: no value returned")
         if stopped:
             # the pass ended at step stopped[0] because even the k doublings left, at the
-            # best shrink 1/G², could not bring the bracket there to rel_tol·value (with
-            # the value allowed to grow ∝ T): every T from there on is as hopeless, and a
-            # finer pass would only refuse it later at 4× the cost.  Earlier T go on.
+            # best shrink 1/8 a doubling, could not bring the bracket there to
+            # rel_tol·value (with the value allowed to grow ∝ T): every T from there on is
+            # as hopeless, and a finer pass would only refuse it later at 4× the cost.
+            # Earlier T go on.
             todo = [t for t in todo if t < stopped[0]]
         if k == 0 or not todo:
             break
-        Gx *= 2
+        jump = 1
+        if todo == [1] and 1 in last_br:
+            # the first step alone: its bracket (exact masses, the within-cell term of the
+            # upper end) shrinks like 1/G², so go at once to the G it needs, not G·2
+            (flo, fhi), (blo, bhi), rnd = last_br[1]
+            half = max(fhi - flo, bhi - blo) / 2 + rnd
+            need = half / (rel_tol * max(fhi, bhi, 1e-6))
+            if math.isfinite(need) and need > 4:
+                jump = min(k, int(math.ceil(math.log2(math.sqrt(need) * 1.2))))
+        Gx *= 2 ** max(1, jump)
     out = []
     for t in Ts:
         if t in done:
@@ -873,10 +1103,18 @@ def certified_rdp(s: Scenario, alpha, *, G: int = 512, T: int | None = None,
 
     * DPSGD-GC with a linear canary and zero-loss data: the exact Gaussian mixture
       (:func:`linear_canary_exact`, log-space quadrature); error 1e-9·max(1, value).
-    * DPSGD-DC: a certified bracket [lower, upper] of D_α in each order
-      (:func:`certified_bracket`); ``value`` is its midpoint and ``error`` its half-width
-      plus the round-off of the final sums, so [value − error, value + error] contains
-      the true D_α.  How:
+    * DPSGD-DC: a certified bracket [lower, upper] of D_α in each order; ``value`` is its
+      midpoint and ``forward_error`` / ``backward_error`` each order's half-width (plus
+      the round-off of the final sums), so [value − error, value + error] contains the
+      true D_α in each order; ``error`` is the larger of the two.  Two brackets, the
+      second only for the orders and T the first leaves too wide, intersected:
+        - a linear canary against zero-loss data: the unprojected closed form with the
+          projection's effect bounded (exit probabilities, densities of paths that
+          touched an end, α-tilted tails; :func:`~checks.truth.accountant_walk.
+          walk_bracket`; the closed form charged 1e-9·max(1, value) as without a
+          domain) — no grid; tight where the walk and its tilted versions stay far from
+          the ends of K within T steps, wide (never wrong) elsewhere;
+        - the grid bracket (:func:`certified_bracket`).  How:
         - masses: K = [lo, hi] is split into G cells plus the two end atoms; lower and
           upper vectors of the log masses of θ_t are propagated (:func:`_bracket_iter`)
           through kernel brackets (:func:`_kernel_bracket`) that bound the mass one step
@@ -899,8 +1137,14 @@ def certified_rdp(s: Scenario, alpha, *, G: int = 512, T: int | None = None,
           ratio, of mean 1, has a log-range ≤ Wh and the chord bound χ of r^α applies
           (:func:`_log_chi_cells`); atoms are exact point
           masses: Σ P_hi^α Q_lo^{1−α}·χ (cells) + Σ P_hi^α Q_lo^{1−α} (atoms).
+        - at T = 1 the masses are exact (θ_0 is a point: the whole binomial support of
+          every group, components within 1e-9·τ merged into a range of means) and the
+          slope of log(p/q) comes from E[m | y], nondecreasing in y, at the cell's edges
+          (:func:`_first_post`); the first step alone costs O(G), so G may go to CERT_G_T1.
       If the error exceeds ``rel_tol``·max(value, 1e-6) on G cells, G is doubled (up to
-      ``G_max``, default max(G, CERT_G_AUTO), within CERT_COST_MAX); if it still does,
+      ``G_max``, default max(G, CERT_G_AUTO) — CERT_G_T1 where only T = 1 is left —
+      within CERT_COST_MAX; a batch mixture whose state-dependent components' kernels
+      would exceed CERT_PIECES_MAX entries is refused at once); if it still does,
       :class:`AccountantError` is raised and no number is returned (with ``enough``, a
       wider bracket lying at or below it is returned instead: :func:`certified_curve`).
       The bracket is second order in h for linear losses, first order for non-linear

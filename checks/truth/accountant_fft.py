@@ -288,7 +288,11 @@ def discrete_rdp(P: Law, Q: Law, alpha: float, floor: float = 1e-13) -> tuple[Bo
 
 @dataclass
 class GridResult:
-    """Last-iterate divergence, both orders: certified_rdp/curve (or the uncertified fft_*)."""
+    """Last-iterate divergence, both orders: certified_rdp/curve (or the uncertified fft_*).
+
+    ``forward_error`` / ``backward_error``: each order's own bound on |value − truth|
+    (certified_*); left out (None) they are ``error``, and given they make ``error`` their
+    larger — so ``error`` always bounds both orders."""
 
     scenario: str
     alpha: float
@@ -301,6 +305,18 @@ class GridResult:
     left_out_mass: float
     seconds: float
     refused: str = ""       # certified_curve(strict=False): why this row has no value
+    forward_error: float | None = None
+    backward_error: float | None = None
+    method: str = ""        # certified_*: how the value was certified, in words
+
+    def __post_init__(self):
+        given = self.forward_error is not None or self.backward_error is not None
+        if self.forward_error is None:
+            self.forward_error = self.error
+        if self.backward_error is None:
+            self.backward_error = self.error
+        if given:
+            self.error = max(self.forward_error, self.backward_error)
 
     @property
     def max(self) -> float:

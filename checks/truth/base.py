@@ -176,6 +176,17 @@ class SearchPlan:
     growth_total: float = 4.0
 
 
+#: the plan of a provider whose truth is a simulation: its anchors realised on one drawn
+#: point and a few random points, no targeted phase (each truth costs a simulation)
+SIMULATION_PLAN = SearchPlan(random=8, anchor_bases=1, targeted=False)
+
+
+def dimension_symbols(stmt) -> set:
+    """The statement's dimension symbol ``d`` (the base quantity), where its expression
+    has one: what a rate provider sizing its family by ``d`` reads."""
+    return {s for s in stmt.expr.free_symbols if s.name == "d"}
+
+
 class TruthProvider:
     """Base class of truth providers — the whole protocol (DESIGN.md, *Truth providers*).
 

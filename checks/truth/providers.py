@@ -607,9 +607,10 @@ class NoisySGDProvider(TruthProvider):
             raise Unavailable(f"grid accountant: {e}") from None
         coarse = g.error > CERT_REL_TOL * max(g.max, 1e-6)
         t = Truth(g.forward, g.backward, g.error,
-                  f"certified log-domain grid accountant G={g.grid}, K = [−D/2, D/2]"
+                  f"{g.method}, K = [−D/2, D/2]"
                   + (", bracket refined only as far as asked" if coarse else ""),
-                  scen + ", projected onto K", {"coarse": True} if coarse else {})
+                  scen + ", projected onto K", {"coarse": True} if coarse else {},
+                  forward_error=g.forward_error, backward_error=g.backward_error)
         return t
 
 

@@ -45,12 +45,13 @@ import numpy as np
 
 from checks.plugins import truth_provider
 from checks.truth.base import (
-    SearchPlan,
+    SIMULATION_PLAN,
     Support,
     Truth,
     TruthProvider,
     Unavailable,
     all_classes,
+    dimension_symbols,
     evaluate,
 )
 from theory.classes import BoundedGradient, GradNoise, InitialGap, LowerBounded, LSmooth
@@ -204,10 +205,10 @@ class ErrorFeedbackRateProvider(TruthProvider):
         return Support(True)
 
     def plan(self, stmt, budget):
-        return SearchPlan(random=8, anchor_bases=1, targeted=False)
+        return SIMULATION_PLAN
 
     def reads(self, stmt):
-        return {s for s in stmt.expr.free_symbols if s.name == "d"}
+        return dimension_symbols(stmt)
 
     def describe(self, stmt):
         return (f"pseudo-Huber (convex) and cosine (non-convex) families, {RUNS} simulated "

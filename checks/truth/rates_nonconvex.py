@@ -64,6 +64,7 @@ from checks.truth.base import (
     TruthProvider,
     Unavailable,
     all_classes,
+    dimension_symbols,
     evaluate,
 )
 from theory.classes import AffineGradNoise, GeneralizedSmooth, InitialGap, LowerBounded
@@ -450,7 +451,7 @@ class MinGradNormRateProvider(TruthProvider):
                           growth_step=PATH_GROWTH, growth_total=PATH_TOTAL)
 
     def reads(self, stmt):
-        return {s for s in stmt.expr.free_symbols if s.name == "d"}
+        return dimension_symbols(stmt)
 
     def reach(self, stmt, v):
         self.scenarios(stmt, v)

@@ -28,12 +28,13 @@ import numpy as np
 
 from checks.plugins import truth_provider
 from checks.truth.base import (
-    SearchPlan,
+    SIMULATION_PLAN,
     Support,
     Truth,
     TruthProvider,
     Unavailable,
     all_classes,
+    dimension_symbols,
     evaluate,
 )
 from theory.classes import BoundedDomain, Convex, GradNoise, LSmooth, StronglyConvex
@@ -156,10 +157,10 @@ class QuadraticSGDProvider(TruthProvider):
         return Support(True)
 
     def plan(self, stmt, budget):
-        return SearchPlan(random=8, anchor_bases=1, targeted=False)
+        return SIMULATION_PLAN
 
     def reads(self, stmt):
-        return {s for s in stmt.expr.free_symbols if s.name == "d"}
+        return dimension_symbols(stmt)
 
     def describe(self, stmt):
         return (f"quadratic family H = diag(μ … L), Gaussian gradient noise, {RUNS} simulated "

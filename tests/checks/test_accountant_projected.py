@@ -6,52 +6,10 @@ floored — and D_α by the same quadrature.  Unlike the accountant it has no ce
 sources are the quadrature nodes themselves, exact for the smooth densities of t >= 2.
 It reproduces the mpmath T = 1 quadrature of test_accountant_certified to ~1e-14 and is
 stable under doubling the nodes (checked below)."""
-import math
+from checks.truth.reference_sgd import _gl, projected_law, projected_linear_rdp  # noqa: F401
 
-import numpy as np
-from scipy.special import log_ndtr, logsumexp
-
-def _gl(R, tau, per=16):
-    """Composite Gauss–Legendre nodes/log-weights on [−R, R], panels of width ≤ τ."""
-    m = max(8, int(math.ceil(2 * R / tau)))
-    x0, w0 = np.polynomial.legendre.leggauss(per)
-    e = np.linspace(-R, R, m + 1)
-    mid, half = (e[1:] + e[:-1]) / 2, (e[1:] - e[:-1]) / 2
-    x = (mid[:, None] + half[:, None] * x0[None, :]).ravel()
-    w = (half[:, None] * w0[None, :]).ravel()
-    return x, np.log(w)
-
-def projected_law(n, b, eta, C, sd, D, T, with_canary, per=16):
-    """Log density of θ_T on GL nodes of (−R, R) and log masses of the atoms at ∓R,
-    θ_{t+1} = Π(θ_t + c·ηC/b + N(0, τ²)), c ~ Bernoulli(q) on D', 0 on D."""
-    q, tau, sh, R = b / n, eta * sd, eta * C / b, D / 2
-    x, lw = _gl(R, tau, per)
-    comps = [(math.log1p(-q), 0.0), (math.log(q), sh)] if with_canary else [(0.0, 0.0)]
-    lnpdf = lambda z: -0.5 * z * z - 0.5 * math.log(2 * math.pi) - math.log(tau)
-    # sources: (log weight·mass, position) — start: the point mass at 0
-    src_pos, src_lm = np.array([0.0]), np.array([0.0])
-    for _ in range(T):
-        dens, alo, ahi = [], [], []
-        for lc, s in comps:
-            m = src_pos + s
-            dens.append(lc + logsumexp(src_lm[:, None] + lnpdf((x[None, :] - m[:, None]) / tau), axis=0))
-            alo.append(lc + logsumexp(src_lm + log_ndtr((-R - m) / tau)))
-            ahi.append(lc + logsumexp(src_lm + log_ndtr((m - R) / tau)))
-        ld = np.logaddexp.reduce(np.array(dens), axis=0)
-        la, lb = np.logaddexp.reduce(alo), np.logaddexp.reduce(ahi)
-        src_pos = np.concatenate([x, [-R, R]])
-        src_lm = np.concatenate([ld + lw, [la, lb]])
-    return ld, lw, la, lb
-
-def projected_rdp(n, b, eta, C, sd, D, T, a, per=16):
-    P = projected_law(n, b, eta, C, sd, D, T, True, per)
-    Q = projected_law(n, b, eta, C, sd, D, T, False, per)
-    lw = P[1]
-    def one(A, B):
-        terms = np.concatenate([a * A[0] + (1 - a) * B[0] + lw,
-                                [a * A[2] + (1 - a) * B[2], a * A[3] + (1 - a) * B[3]]])
-        return float(logsumexp(terms)) / (a - 1)
-    return one(P, Q), one(Q, P)
+# the oracle lives in checks.truth.reference_sgd (the accountant's benchmark uses it too)
+projected_rdp = projected_linear_rdp
 
 
 # ------------------------------------------------------------------------------ tests

@@ -102,3 +102,36 @@ def test_every_failure_is_its_tasks_alone(tmp_path):
 def test_a_task_that_never_progresses_is_ended_by_the_watchdog(tmp_path):
     end = _run(tmp_path, "hang")["end"]
     assert end["hang"][0] == "failed" and "watchdog" in end["hang"][1]
+
+
+FRESH = '''
+import json, os
+from checks.executor import LocalProcesses
+
+
+def work(task, note):
+    return os.getpid()
+
+
+if __name__ == "__main__":
+    with LocalProcesses(2, work, fresh=True) as ex:
+        for t in range(5):
+            ex.submit(t)
+        got = {ev.task: [ev.kind, ev.value] for ev in ex.events()}
+    print(json.dumps(got))
+'''
+
+
+@pytest.mark.timeout(600)
+def test_fresh_runs_every_task_in_a_process_of_its_own(tmp_path):
+    """``fresh=True`` (the repair search after the checks): no task inherits the process
+    another task ran in."""
+    script = tmp_path / "fresh.py"
+    script.write_text(FRESH, encoding="utf-8")
+    r = subprocess.run([sys.executable, str(script)], cwd=tmp_path, capture_output=True,
+                       text=True, timeout=500, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert r.returncode == 0, r.stderr[-3000:]
+    got = json.loads(r.stdout.strip().splitlines()[-1])
+    assert sorted(got) == ["0", "1", "2", "3", "4"]
+    assert all(kind == "done" for kind, _ in got.values())
+    assert len({pid for _, pid in got.values()}) == 5

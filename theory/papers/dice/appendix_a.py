@@ -115,7 +115,7 @@ THM_A_3 = Result(
                     asm(sp.Gt(alpha, 1), "Def. A.4: α > 1")],
              because="last display of A.2: Σ_{τ=0}^{t} ϵ_τ with ϵ_τ = 16α(C1² + 2min{C2,G'}²)"
                      "/(σ₁²N²) for each of the t + 1 terms, bounded by 16αtC1²/(σ₁²N²) + "
-                     "32tα min{C2,G'}²/(σ₁²N²) ('(a) bounds … by 2t')"),
+                     "32tα min{C2,G'}²/(σ₁²N²) ('(a) bounds … by 2t')", origin="printed"),
         Step("rdp-to-dp-optimal", c_rdp * alpha + LOG / (alpha - 1), ">=",
              c_rdp + 2 * sp.sqrt(c_rdp * LOG), SCA,
              given=[asm(sp.Gt(alpha, 1), "Def. A.4")],
@@ -128,7 +128,7 @@ THM_A_3 = Result(
                         "σ₁² at the printed minimum 32TG̃ log(1/δ)/(N²ϵ²)")],
              because="'Therefore, by choosing σ₁² ≥ 32T(C1² + 2min{C2, G'}²)log(1/δ)/(N²ϵ²), "
                      "DiceSGD guarantees (ϵ, δ)-DP': H_T is (α, 16αTG̃/(σ₁²N²))-RDP and "
-                     "Lemma A.5 converts"),
+                     "Lemma A.5 converts", origin="printed"),
     ])
 
 EQ_8 = Result(
@@ -150,14 +150,14 @@ EQ_9 = Result(
             Case("e-below", [asm(sp.Le(e_prev, C2), "case 1): ‖e_{t−1}‖ ≤ C2, α_e^{t−1} = 1")],
                  [Step("c", (1 - 1) * e_prev + gsum, "<=", e_prev - C2 + gsum, ALG,
                        because="(c): (1 − α_e^{t−1})‖e_{t−1}‖ ≤ ‖e_{t−1}‖ − C2 (plus the "
-                               "gradient part bounded by max{0, ‖∇f‖ + σ − C1})")]),
+                               "gradient part bounded by max{0, ‖∇f‖ + σ − C1})", origin="printed")]),
             Case("e-above", [asm(sp.Gt(e_prev, C2), "case 2): α_e^{t−1} = C2/‖e_{t−1}‖")],
-                 [Step("c", (1 - C2 / e_prev) * e_prev + gsum, "<=", e_prev - C2 + gsum, ALG)]),
+                 [Step("c", (1 - C2 / e_prev) * e_prev + gsum, "<=", e_prev - C2 + gsum, ALG, origin="printed")]),
         ], given=[asm(sp.Ge(e_prev, 0))],
             note="(c) is printed for every t; the recursion applies it at t − 1, where "
                  "case 1) is possible"),
         Step("e", Gp + (t - 1) * (Gp - C2), "=", t * Gp - (t - 1) * C2, ALG,
-             because="(d)-(e): ‖e_1‖ ≤ G' and t − 1 terms each ≤ G' − C2"),
+             because="(d)-(e): ‖e_1‖ ≤ G' and t − 1 terms each ≤ G' − C2", origin="printed"),
     ])
 
 DEF_A_4 = Result(
@@ -193,7 +193,7 @@ LEM_A_6 = Result(
                     asm(sp.Ge(e1p, -C2), "1-D instance")],
              because="(c) writes the common part of the two means as (1 − α_e^t)Δe_t: "
                      "(e_t − clip(e_t, C2)) − (e'_t − clip(e'_t, C2)) = (1 − α_e^t)(e_t − e'_t) "
-                     "— but e'_t is clipped with its own factor"),
+                     "— but e'_t is clipped with its own factor", origin="printed"),
         Step("e-sensitivity", sp.Max(0, x_ - C1), "<=", 2 * Gp, SCA,
              given=[asm(sp.Le(x_, G + sigma), "‖∇f(x_t; ξ')‖ ≤ ‖∇f(x_t)‖ + σ ≤ G + σ "
                                              "(Assumptions 3.4-3.5, per-sample form)"),

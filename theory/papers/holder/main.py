@@ -104,7 +104,7 @@ THEOREM_7 = Result(
                     asm(sp.Ge(t, 1))],
              because="Lemma 14(a) with μ = t/n and the printed deviation "
                      "√(3 log(1/γ))/√(t/n) fails with probability exp(−μγ̃²/3); the display "
-                     "claims probability at least 1 − γ/n"),
+                     "claims probability at least 1 − γ/n", origin="printed"),
         Step("chernoff-merge", sp.sqrt(3 * sp.log(n / gamma)) / sp.sqrt(t / n), "<=",
              c_gamma(gamma, t), ALG, given=[asm(sp.Ge(t, 1))],
              because="both Chernoff displays (with log(n/γ)) are ≤ (t/n)(1 + c_{γ,t})"),
@@ -309,7 +309,7 @@ THEOREM_10 = Result(
              because="… and at most √2 times it (same O-rate)"),
         Step("quarter", sp.Rational(1, 4), ">=", (1 - 2 * alpha) / (2 * (1 - alpha)), ALG,
              given=[asm(sp.Lt(alpha, 1), "the exponent needs α < 1")],
-             because="'Since 1/4 ≥ (1 − 2α)/(2(1 − α)), we have …' (used for every α of the theorem)"),
+             because="'Since 1/4 ≥ (1 − 2α)/(2(1 − α)), we have …' (used for every α of the theorem)", origin="printed"),
         Step("gradient-bound", M + L * wn ** alpha, "<=", GRAD_B, ALG,
              given=[asm(sp.Le(wn ** alpha, R ** alpha),
                         "||w|| ≤ R (w ∈ W ⊆ B(0, R)) and x ↦ x^α nondecreasing (α ≥ 0)")],
@@ -393,6 +393,7 @@ THEOREM_11_TRAJ = Result(
                   delta=delta, profile=True,
                   hypotheses=[*(h for h in T11_H if h.is_relational), asm(sp.Gt(M, 0)),
                               asm(sp.Ge(n, 2))],
+                  embodies=[h for h in T11_H if h.is_class],
                   note="an instance of the class: linear losses l(w, z) = <g_z, w> + MR on "
                        "B(0, R) (convex, nonnegative, α-Hölder for every L), the canary's "
                        "gradient M·u replaced by 0 and every other gradient 0; one uniformly "
@@ -445,10 +446,17 @@ THEOREM_12 = Result(
              because="… and at least η*/√2?  When max{…} < 1 (n large) the printed η is "
                      "max{…}²-times smaller than η*, and the term ||w*||²/(Tη) = ||w*||²/max{…} "
                      "grows with n"),
+        Step("eta-admissible", ETA_12, ">", 1 / T, SCA, given=GAMMA_OPEN, origin="derived",
+             because="does the printed η meet the standing 'without loss of generality η > 1/T' "
+                     "(before Theorem 7)?  Only where max{…} > 1: at fixed ε, δ, d, γ it fails "
+                     "for every n past a threshold — the regime of the O-rate, which the typed "
+                     "statement, bound by the standing assumptions, cannot enter"),
     ],
     rates=[hr.RATE_THM_12],
     note="The printed η = max{…}/T makes Tη = max{…} → 0 as n grows: SGD started at 0 cannot "
-         "reach w* (||w*|| ≥ 1), and the typed statement is checked against that.",
+         "reach w* (||w*|| ≥ 1).  The standing 'w.l.o.g. η > 1/T' (before Theorem 7) excludes "
+         "exactly that regime (row eta-admissible): the typed statement is checked where the "
+         "printed η meets it (max{…} > 1).",
 )
 
 THEOREM_12_FIX = Result(
@@ -531,7 +539,7 @@ LEMMA_13 = Result(
         Step("max-inequality", sp.Max(EPS_DISC44, EPS_SECOND), "<=", EPS_13, SCA,
              given=[asm(sp.Ge(n, 18), "n ≥ 18")],
              because="the printed 'Finally, note that max{…} ≤ (7(n^{1/3}−1) + 4 log(n)n + 7)/"
-                     "(2n(n^{1/3}−1))'"),
+                     "(2n(n^{1/3}−1))'", origin="printed"),
         Step("eq-45", BETA3, "<=", sp.Min(7 * sp.log(n) / (9 * n * epsilon),
                                           1 - 2 * sp.log(n) / (N3 * epsilon)), SCA, eq="45",
              given=[asm(sp.Ge(n, 18)), asm(sp.Ge(epsilon, EPS_13))]),

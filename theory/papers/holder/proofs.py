@@ -253,7 +253,7 @@ LEMMA_24 = Result(
         Step("self-bounding-squared", gnorm ** 2, "<=", c_a1 * lw ** (2 * alpha / (1 + alpha)), ALG,
              given=[asm(sp.Le(gnorm, c_a1 * lw ** (alpha / (1 + alpha))), "Lemma 19"),
                     asm(sp.Gt(alpha, 0), "α ∈ (0, 1]")],
-             because="the printed '||∂l||² ≤ c_{α,1} l^{2α/(1+α)}' (Lemma 19 squared gives c_{α,1}²)"),
+             because="the printed '||∂l||² ≤ c_{α,1} l^{2α/(1+α)}' (Lemma 19 squared gives c_{α,1}²)", origin="printed"),
         Step("rearrangement-denominator", c_a1 * eta / 2, "<", 1, SCA,
              given=[asm(sp.Eq(c_a1, C_A1_POS), "(2), α ∈ (0, 1]"), asm(sp.Gt(alpha, 0))],
              because="(25) divides by 1 − c_{α,1}η/2, which must be positive"),

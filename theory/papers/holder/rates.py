@@ -86,6 +86,17 @@ GAMMA_9 = [asm(sp.Gt(gamma, 4 * sp.Max(sp.exp(-d / 8), delta)), "γ ∈ (4 max{e
            asm(sp.Lt(gamma, 1), "γ < 1")]
 
 
+def choices(T_expr, eta_expr) -> dict:
+    """The printed choices a typed statement substitutes: T and η (η written with that T),
+    so that every hypothesis in force (η > 1/T, η < min{1, 1/L}, γ > 18 exp(−Td/8), the
+    printed η itself) is read at the simulated T and η."""
+    return {T: T_expr, eta: eta_expr.subs(T, T_expr)}
+
+
+#: "W = R^d" (Theorem 9, Lemmas 22–24 (a)): an unprojected iteration is that
+W_FULL = "W = R^d"
+
+
 def _alg1(T_expr, eta_expr, *, bounded: bool):
     """Algorithm 1 with the printed choices: η and T substituted everywhere (σ depends on
     both through Δ_SGD)."""
@@ -112,12 +123,14 @@ RATE_THM_9 = Rate(
     "statement", EXCESS_RISK, RATE_9, _alg1(T_9, ETA_9, bounded=False),
     problem_class=HOLDER_CLASSES, form="O", confidence=gamma,
     hypotheses=[*ALPHA, WSTAR, DELTA, *GAMMA_9, asm(sp.Ge(n, 2))],
+    choices=choices(T_9, ETA_9), embodies=[W_FULL],
     note=f"Algorithm 1 on W = R^d with the printed η; {NOTE_T}")
 
 RATE_THM_10 = Rate(
     "statement", EXCESS_RISK, RATE_10, _alg1(T_10, ETA_10, bounded=True),
     problem_class=(*HOLDER_CLASSES, BALL), form="O", confidence=gamma,
     hypotheses=[*ALPHA, WSTAR, IN_BALL, DELTA, *GAMMA_9, asm(sp.Ge(n, 2))],
+    choices=choices(T_10, ETA_10),
     note=f"Algorithm 1 on W = B(0, R) with the printed η; {NOTE_T}")
 
 GAMMA_12 = [asm(sp.Gt(gamma, 18 * sp.exp(-T_10 * d / 8)), "γ ∈ (18 exp(−Td/8), 1)"),
@@ -127,6 +140,7 @@ RATE_THM_12 = Rate(
     "statement", EXCESS_RISK, RATE_12, _alg2(T_10, ETA_12),
     problem_class=(*HOLDER_CLASSES, BALL), form="O", confidence=gamma,
     hypotheses=[*ALPHA, WSTAR, IN_BALL, DELTA, *BETA, *GAMMA_12, asm(sp.Ge(n, 2))],
+    choices=choices(T_10, ETA_12),
     note=f"Algorithm 2 (any β ∈ (0, 1), held fixed along a path) with the printed "
          f"η = max{{…}}/T; {NOTE_T}")
 
@@ -134,6 +148,7 @@ RATE_THM_12_FIX = Rate(
     "statement", EXCESS_RISK, RATE_12, _alg2(T_10, ETA_12_FIX),
     problem_class=(*HOLDER_CLASSES, BALL), form="O", confidence=gamma,
     hypotheses=[*ALPHA, WSTAR, IN_BALL, DELTA, *BETA, *GAMMA_12, asm(sp.Ge(n, 2))],
+    choices=choices(T_10, ETA_12_FIX),
     note=f"Algorithm 2 with η = 1/(T max{{…}}) (the order of the stationary point of the "
          f"proof's own trade-off (38)); {NOTE_T}")
 
@@ -166,7 +181,7 @@ RATE_23B = (delta_sgd(delta / 2, bounded=True) * sp.log(n) * LG
 RATE_LEM_23A = Rate(
     "part-a", GENERALISATION_GAP, RATE_23A, AveragedSGD(n=n, eta=eta, T=T),
     problem_class=HOLDER_CLASSES, form="O", confidence=gamma / 4,
-    hypotheses=[*ALPHA, WSTAR, *STEP, *GAMMA_23, asm(sp.Ge(n, 2))],
+    hypotheses=[*ALPHA, WSTAR, *STEP, *GAMMA_23, asm(sp.Ge(n, 2))], embodies=[W_FULL],
     note="plain SGD (the w̄ of Algorithm 1 before its noise), W = R^d")
 RATE_LEM_23B = Rate(
     "part-b", GENERALISATION_GAP, RATE_23B, AveragedSGD(n=n, eta=eta, T=T, radius=R),
@@ -181,7 +196,7 @@ RATE_24A = eta ** ((1 + alpha) / 2) * T ** (alpha / 2) * sp.sqrt(LG) + RATE_24B
 RATE_LEM_24A = Rate(
     "part-a", EMPIRICAL_GAP_AT_MINIMISER, RATE_24A, AveragedSGD(n=n, eta=eta, T=T),
     problem_class=HOLDER_CLASSES, form="O", confidence=gamma / 4,
-    hypotheses=[*ALPHA, WSTAR, *STEP, *GAMMA, asm(sp.Ge(n, 2))],
+    hypotheses=[*ALPHA, WSTAR, *STEP, *GAMMA, asm(sp.Ge(n, 2))], embodies=[W_FULL],
     note="plain SGD, W = R^d")
 RATE_LEM_24B = Rate(
     "part-b", EMPIRICAL_GAP_AT_MINIMISER, RATE_24B, AveragedSGD(n=n, eta=eta, T=T, radius=R),

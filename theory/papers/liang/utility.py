@@ -699,8 +699,11 @@ def build_theorem(v: Numbering) -> Result:
                                    BoundedDomain(D)],
                     hypotheses=[asm(eta <= R(9, 20) / L, thm),
                                 asm(mu <= L, "Asm 3.1 + strong convexity")],
+                    embodies=["theta* = argmin l in int K"],
                     note=f"the O(·) of ({v.eq('dc-utility')}) with the constant "
-                         f"{K_SUM} that C.1's case analysis produces (d = the dimension)")],
+                         f"{K_SUM} that C.1's case analysis produces (d = the dimension); "
+                         "θ* ∈ int K holds on every simulated problem (the quadratics put θ* "
+                         "at radius D/4 inside K)")],
         note="Cases are per iteration t; averaging over t assumes the case holds at every t "
              "(recorded as a predicate on the averaging steps).")
 

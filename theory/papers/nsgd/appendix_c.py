@@ -69,7 +69,7 @@ LEM_C_1 = Result(
         CaseSplit("i", [
             Case("small", [asm(sp.Le(s, r + tau0), "‖∇f‖ ≤ r + τ0")], [
                 Step("line-1", L1 * s * eta**2 * d * sigma**2 / 2, "<=",
-                     L1 * (r + tau0) * eta**2 * d * sigma**2 / 2, SCA)]),
+                     L1 * (r + tau0) * eta**2 * d * sigma**2 / 2, SCA, origin="printed")]),
             Case("large", [asm(sp.Gt(s, r + tau0), "‖∇f‖ > r + τ0")], [
                 Chain("h-lower", [
                     Step("h-lower-1", H, ">=", 1 / (r + tau0 + (tau1 + 1) * s), SCA),
@@ -173,12 +173,12 @@ PROOF_3_2 = [
          -dF + eta**2 * (X_R + 3 * Y1 / 2), ALG,
          given=[SUM_OK, asm(sp.Eq(A_, A1_0), "A on U with α = α0 (17)"),
                 asm(sp.Ge(s, tau0 / (1 - tau1)), "k ∈ U")],
-         note="printed '≤ E_k[f(x_{k+1})] − f(x_k) + …'"),
+         note="printed '≤ E_k[f(x_{k+1})] − f(x_k) + …'", origin="printed"),
     Step("case-uc", eta * (3 * (1 - tau1) / (4 * r * (1 - tau1) + 8 * tau0) * s**2 - BIASC), "<=",
          -dF + eta**2 * (X_R + 3 * Y1 / 2), ALG,
          given=[SUM_OK, asm(sp.Eq(A_, A2_0), "A on U^c with α = α0 (18)"),
                 asm(sp.Lt(s, tau0 / (1 - tau1)), "k ∉ U")],
-         note="'together with α0 ≤ 1/4'; printed '≤ E_k[f(x_{k+1})] − f(x_k) + …'"),
+         note="'together with α0 ≤ 1/4'; printed '≤ E_k[f(x_{k+1})] − f(x_k) + …'", origin="printed"),
     Step("sum-u", 1 / (r + 2 * tau0) * tau0 / (2 * T) * S_U, "<=", RSUM, SCA,
          given=[SUMMED, *COUNTS], note="first entry of the max"),
     Step("sum-uc", 1 / (r + 2 * tau0) * 3 * (1 - tau1) / (4 * T) * S_Uc2, "<=", RSUM, SCA,

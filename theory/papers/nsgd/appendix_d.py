@@ -61,7 +61,7 @@ LEM_D_1 = Result(
             Case("small", [asm(sp.Le(s, c + tau0), "‖∇f‖ ≤ c + τ0")], [
                 Step("line-1", L1 * s * etab**2 * d * sigma**2 / 2, "<=",
                      L1 * (c + tau0) * etab**2 * d * c**2 * sigma**2 / 2, SCA,
-                     note="printed L1‖∇f‖η²dσ²/2 ≤ L1(c + τ0)η²dc²σ²/2")]),
+                     note="printed L1‖∇f‖η²dσ²/2 ≤ L1(c + τ0)η²dc²σ²/2", origin="printed")]),
             Case("large", [asm(sp.Gt(s, c + tau0), "‖∇f‖ > c + τ0")], [
                 Chain("h-lower", [
                     Step("h-lower-1", HB, ">=", c / (c + GN), SCA),
@@ -140,10 +140,10 @@ PROOF_3_4 = [
          given=D1_IN_E, note="Lemmas B.5, D.1 in (32); printed with η⁴ in the second term"),
     Step("case-u", K_U * etab * s, "<=", dF + etab**2 * (X_C + Y4), ALG,
          given=[SUM_OK, asm(sp.Eq(B_, B1_0), "B on U with α = α0"),
-                asm(sp.Ge(s, tau0 / (1 - tau1)), "k ∈ U")]),
+                asm(sp.Ge(s, tau0 / (1 - tau1)), "k ∈ U")], origin="printed"),
     Step("case-uc", etab * s**2 / 2, "<=", dF + etab**2 * (X_C + Y4), ALG,
          given=[SUM_OK, asm(sp.Eq(B_, (1 - ALPHA0_D) * s**2), "B on U^c with α = α0"),
-                asm(sp.Le(ALPHA0_D, sp.Rational(1, 2)), "α0 ≤ 1/2")]),
+                asm(sp.Le(ALPHA0_D, sp.Rational(1, 2)), "α0 ≤ 1/2")], origin="printed"),
     Step("sum-u", K_U * S_U / T, "<=", RSUM, SCA, given=[SUMMED], note="first entry of the max"),
     Step("sum-uc", S_Uc2 / (2 * T), "<=", RSUM, SCA, given=[SUMMED, asm(sp.Ge(K_U, 0), "c ≥ 1")],
          note="second entry of the max (needs the first term ≥ 0)"),

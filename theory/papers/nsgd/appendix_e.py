@@ -114,7 +114,7 @@ PROOF_3_1 = [
               "7Tγ²α/(B²σ²) ≤ ε/2 and exp(−(α − 1)ε/2) ≤ δ (γ written B/N; ε, σ the values "
               "of the proof's last sentence, the edge of the lemma's range).  A witness at "
               "one pair (c1, c2) extends to every pair: the family δ → 1 of the module "
-              "docstring"),
+              "docstring", origin="printed"),
 ]
 
 RESULTS = [EQ_44, PROP_E_1, PROP_E_2, PROP_E_3]
