@@ -32,8 +32,8 @@ Every z3 call is bounded by a deterministic resource limit (``rlimit``) alone, s
 the same command gives the same verdicts on a quiet and on a busy machine, in a fresh
 process or after other checks: no wall-clock time-out, a z3 context of its own per call
 (:class:`_Translator`) and a strategy without z3's clock- and memory-driven portfolio
-(:func:`_nra_solver`) — each of the three decided ``nsgd:eq-7/statement`` under load
-(SUPPORTED where a quiet run PROVED it).  z3 checks its rlimit where it would check a
+(:func:`_nra_solver`) — the wall-clock limits decided an encoded paper's z3-proved
+statement under load (SUPPORTED where a quiet run PROVED it; issue 34).  z3 checks its rlimit where it would check a
 time-out; a call that still hangs is ended by the worker watchdog
 (:mod:`checks.resources`), reported as an error.
 """
@@ -154,10 +154,9 @@ class Untranslatable(Exception):
 class _Translator:
     """SymPy → z3 reals, collecting side constraints for the fresh variables, in a z3
     context of its own (``ctx``): z3 numbers its terms in the order a context first
-    meets them and its heuristics break ties by those numbers, so in the shared context
-    the same claim took 0.42 M resource units in a fresh process and more than the
-    1 M rlimit after other claims — its verdict depended on what the worker had checked
-    before (SUPPORTED for nsgd:eq-7/statement in a run whose scheduling differed)."""
+    meets them and its heuristics break ties by those numbers, and the shared context's
+    counters ran on from every claim the process had checked before — a claim's work
+    now depends on the claim alone, whatever the worker checked before."""
 
     def __init__(self, ctx: z3.Context | None = None):
         self.ctx = ctx if ctx is not None else z3.Context()
@@ -362,7 +361,7 @@ def _nra_solver(ctx: z3.Context) -> z3.Solver:
     picks its branch by the memory z3 already holds in the process and runs each under a
     wall-clock ``try_for`` (4-300 s): on a busy machine, or in a worker that had proved
     other claims, another branch ran and the same claim ran out of its rlimit
-    (nsgd:eq-7/statement SUPPORTED, PROVED on a quiet machine).  Here: its first two
+    (SUPPORTED under load where a quiet machine PROVED it).  Here: its first two
     branches in the same order — nlsat's simple check, then nlsat itself (complete for
     the polynomial problems the translation makes) — with no clock and no probe; the
     solver's rlimit bounds the whole."""
