@@ -19,11 +19,10 @@ import enum
 import hashlib
 import json
 import os
+import sys
 import tempfile
 from functools import lru_cache
 from pathlib import Path
-
-import sympy as sp
 
 DEFAULT_DIR = ".dpcheck-cache"
 
@@ -44,6 +43,7 @@ _SREPR: dict = {}
 def _srepr(o) -> str:
     t = _SREPR.get(o)
     if t is None:
+        import sympy as sp
         if len(_SREPR) > 200_000:
             _SREPR.clear()
         t = _SREPR[o] = sp.srepr(o)
@@ -51,7 +51,10 @@ def _srepr(o) -> str:
 
 
 def _fp(o, out: list[str]) -> None:
-    if isinstance(o, sp.Basic):
+    # SymPy is imported by whoever built a SymPy object; not by this module, which the
+    # command line imports before it starts its worker server (run hints, below)
+    sp = sys.modules.get("sympy")
+    if sp is not None and isinstance(o, sp.Basic):
         out.append("S(" + _srepr(o) + ")")
     elif isinstance(o, enum.Enum):
         out.append(f"E({type(o).__name__}.{o.name})")
@@ -144,3 +147,42 @@ class DiskCache:
             os.replace(tmp, p)
         except OSError:
             pass  # a read-only or full disk only costs speed
+
+
+# ----------------------------------------------------------------------------- run hints
+def _folder(folder=None) -> Path:
+    return Path(folder or os.environ.get("DPCHECK_CACHE_DIR") or DEFAULT_DIR)
+
+
+def run_hint(selectors, *, budget: int, seed: int, folder=None) -> Path:
+    """Where ``dpcheck verify`` notes whether its last run of these selectors (with these
+    paper files' contents, budget, seed and engine) ended with every verdict cached: the
+    next such run is then most likely answered from the cache, and starts no worker
+    server ahead of need (it would only compete for the CPU)."""
+    h = hashlib.sha256(f"{engine_version()}\0{budget}\0{seed}".encode())
+    for sel in selectors or ():
+        h.update(b"\0" + str(sel).encode())
+        try:
+            h.update(Path(sel).read_bytes())
+        except OSError:
+            pass
+    return _folder(folder) / "runs" / f"{h.hexdigest()[:32]}.json"
+
+
+def last_run_complete(hint: Path) -> bool:
+    try:
+        with open(hint, encoding="utf-8") as fh:
+            return bool(json.load(fh).get("complete"))
+    except (OSError, ValueError, AttributeError):
+        return False
+
+
+def note_run(hint: Path, complete: bool) -> None:
+    try:
+        hint.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=hint.parent, prefix=".tmp-", suffix=".json")
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            json.dump({"complete": bool(complete)}, fh)
+        os.replace(tmp, hint)
+    except OSError:
+        pass

@@ -14,7 +14,9 @@
     dpcheck oracles [--format table|json] (registered step oracles and truth providers)
 
 Exit codes: 0 success; 1 ``--strict`` and something REFUTED/VIOLATED; 2 bad input
-(unknown id, bad option, unwritable output).  User mistakes never print a traceback.
+(unknown id, bad option, unwritable output); 3 a result could not be checked (its worker
+process died or the watchdog ended it: the output names it and why; the other results are
+checked and written).  User mistakes never print a traceback.
 """
 from __future__ import annotations
 
@@ -31,7 +33,7 @@ from pathlib import Path
 from checks import __version__
 from checks.verdict import FINDING_GROUPS, finding_group, findings
 
-EXIT_OK, EXIT_STRICT, EXIT_USAGE = 0, 1, 2
+EXIT_OK, EXIT_STRICT, EXIT_USAGE, EXIT_ERROR = 0, 1, 2, 3
 
 
 class UsageError(Exception):
@@ -98,46 +100,143 @@ def _console(file=None):
 
 
 # ----------------------------------------------------------------------------- verify
+def _is_path(sel: str) -> bool:
+    """:func:`theory.registry.looks_like_path`, without importing the registry (and SymPy)
+    before the worker server starts."""
+    if sel.endswith(".py") or os.sep in sel:
+        return True
+    try:
+        return Path(sel).is_dir()
+    except OSError:
+        return False
+
+
 def _warm_up_workers(args) -> None:
-    """A run over whole papers will check in worker processes: start their server now,
-    so that it imports the engine and the papers while this process resolves the run.
-    (A run named by result ids is usually too small for workers: nothing started.)"""
+    """A run over whole papers or paper files will check in worker processes: start their
+    server now, so that it imports the engine and the papers while this process resolves
+    the run.  Not for a run named by result ids (usually too small for workers), nor for
+    a run whose last run ended with every verdict cached (:func:`checks.cache.run_hint`):
+    it is most likely answered from the cache, and the engine starts the server at its
+    first verdict not there."""
     from checks import executor
     if args.scheduler or (args.ids and all(":" in sel for sel in args.ids)):
         return
     try:
-        if executor.default_jobs() < 2:
+        if executor.default_jobs() < 2 and not any(_is_path(s) for s in args.ids):
             return
     except ValueError:              # reported, as a usage error, by the run itself
         return
+    if args.hint is not None:
+        from checks import cache
+        if cache.last_run_complete(args.hint):
+            return
     executor.warm_up(list(args.ids or ()))
 
 
+#: seconds between two plain progress lines (stderr not a terminal);
+#: ``$DPCHECK_PROGRESS_EVERY`` overrides it
+PROGRESS_EVERY = 5.0
+
+
+class _PlainProgress:
+    """Progress as plain lines on stderr when it is not a terminal (a log, CI, a pipe):
+    every PROGRESS_EVERY seconds, ``verify: D/N results done (C from the cache);
+    checking: ID (S s), ...``, from a thread (the run may be one long check)."""
+
+    def __init__(self, total: int, file=None):
+        import threading
+        self.total, self.file = total, file if file is not None else sys.stderr
+        self.done = self.cached = 0
+        self.running: dict[str, float] = {}
+        self.lock = threading.Lock()
+        self.stop = threading.Event()
+        try:
+            self.every = float(os.environ.get("DPCHECK_PROGRESS_EVERY", "") or PROGRESS_EVERY)
+        except ValueError:
+            self.every = PROGRESS_EVERY
+        self.thread = threading.Thread(target=self._loop, name="dpcheck-progress",
+                                       daemon=True)
+
+    def event(self, kind: str, result_id: str) -> None:
+        import time
+        with self.lock:
+            if kind == "start":
+                self.running[result_id] = time.monotonic()
+            else:
+                self.running.pop(result_id, None)
+                self.done += 1
+                self.cached += kind == "cached"
+
+    def line(self) -> str:
+        import time
+        now = time.monotonic()
+        with self.lock:
+            head = f"verify: {self.done}/{self.total} results done"
+            if self.cached:
+                head += f" ({self.cached} from the cache)"
+            busy = sorted(self.running.items(), key=lambda kv: kv[1])
+        if busy:
+            head += "; checking: " + ", ".join(f"{rid} ({now - t0:.0f} s)"
+                                               for rid, t0 in busy[:4])
+            if len(busy) > 4:
+                head += f" and {len(busy) - 4} more"
+        return head
+
+    def _loop(self) -> None:
+        while not self.stop.wait(self.every):
+            try:
+                print(self.line(), file=self.file, flush=True)
+            except (OSError, ValueError):     # stderr closed: nothing to tell
+                return
+
+    def __enter__(self):
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.stop.set()
+        self.thread.join()
+        return False
+
+
 def run_verify(results, *, budget: int, seed: int, progress: bool, use_cache: bool = False,
-               scheduler: str | None = None, repairs: bool = False, repair_edits: int = 2,
-               repair_budget: int = 10):
-    """Run the engine over ``results`` with a rich progress bar on stderr (and the repair
-    search of every finding with ``repairs``)."""
-    from checks import engine
+               scheduler: str | None = None, isolate: bool = False,
+               memory: str | None = None, watchdog: float | None = None,
+               repairs: bool = False, repair_edits: int = 2, repair_budget: int = 10):
+    """Run the engine over ``results`` with a rich progress bar on stderr (plain lines
+    every few seconds when stderr is not a terminal), every checking process under the
+    memory limit (:mod:`checks.resources`), this one included (and the repair search of
+    every finding with ``repairs``)."""
+    from checks import engine, resources
     from rich.console import Console
     from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
                                TimeElapsedColumn)
 
+    try:
+        jobs = engine.default_jobs()
+        budget_bytes = resources.memory_budget(jobs, memory, name="--memory")
+        watch = resources.watchdog_seconds(watchdog)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
     err = Console(stderr=True)
     show = progress and err.is_terminal
+    plain = _PlainProgress(len(results)) if progress and not show else None
     total = engine.count_steps(results) if show else None   # planning costs: only for a bar
     with Progress(TextColumn("[bold]verify"), BarColumn(), MofNCompleteColumn(),
                   TimeElapsedColumn(), TextColumn("{task.description}"),
-                  console=err, transient=True, disable=not show) as bar:
+                  console=err, transient=True, disable=not show) as bar, \
+            (plain or contextlib.nullcontext()), resources.memory_limit(budget_bytes):
         task = bar.add_task("", total=total)
 
         def tick(step_id: str) -> None:
             bar.update(task, advance=1, description=step_id[-60:])
 
         try:
-            return engine.verify(results, budget=budget, seed=seed,
+            return engine.verify(results, budget=budget, seed=seed, jobs=jobs,
                                  progress=tick if show else None,
-                                 use_cache=use_cache, scheduler=scheduler, repairs=repairs,
+                                 events=plain.event if plain is not None else None,
+                                 use_cache=use_cache, scheduler=scheduler, isolate=isolate,
+                                 memory=budget_bytes, watchdog=watch, repairs=repairs,
                                  repair_edits=repair_edits, repair_budget=repair_budget)
         except ValueError as exc:          # e.g. an unreachable scheduler: one line
             raise UsageError(str(exc)) from None
@@ -444,6 +543,10 @@ def _repair_options(args) -> dict:
 
 
 def cmd_verify(args) -> int:
+    args.hint = None
+    if not args.no_cache:
+        from checks import cache
+        args.hint = cache.run_hint(args.ids, budget=args.budget, seed=args.seed)
     _warm_up_workers(args)
     results = _resolve(args.ids)
     if args.out is not None:     # refuse a bad --out now, not after minutes of checking
@@ -452,7 +555,12 @@ def cmd_verify(args) -> int:
             check_destination(args.out, force=args.force)
     reports = run_verify(results, budget=args.budget, seed=args.seed,
                          progress=not args.no_progress, use_cache=not args.no_cache,
-                         scheduler=args.scheduler, **_repair_options(args))
+                         scheduler=args.scheduler, memory=args.memory,
+                         watchdog=args.watchdog,
+                         # a paper file's code (its own providers, oracles) runs in worker
+                         # processes, under the memory limit and the watchdog
+                         isolate=any(_is_path(s) for s in args.ids or ()),
+                         **_repair_options(args))
     if args.format == "json":
         text = json.dumps(report_json(reports, seed=args.seed, budget=args.budget),
                           indent=2, sort_keys=False) + "\n"
@@ -479,6 +587,14 @@ def cmd_verify(args) -> int:
         print(f"wrote {args.out}", file=sys.stderr)
     elif text is not None:
         sys.stdout.write(text)
+    failed = [r for r in reports if r.error]
+    if args.hint is not None:
+        from checks import cache
+        cache.note_run(args.hint, complete=not failed)
+    for r in failed:
+        print(f"dpcheck verify: {r.id}: {r.error}", file=sys.stderr)
+    if failed:
+        return EXIT_ERROR
     if args.strict:
         bad = any(s.verdict.value == "REFUTED" for r in reports for s in r.steps) or \
             any(r.statement.verdict.value == "VIOLATED" for r in reports)
@@ -1386,7 +1502,9 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
                        help=f"search examples per step (default {DEFAULT_BUDGET})")
         p.add_argument("--seed", type=_seed, default=DEFAULT_SEED,
                        help=f"random seed (default {DEFAULT_SEED})")
-        p.add_argument("--no-progress", action="store_true", help="no progress bar")
+        p.add_argument("--no-progress", action="store_true",
+                       help="no progress bar (nor progress lines when stderr is not a "
+                            "terminal)")
 
     v = sub.add_parser("verify", help="check every encoded result (default: all)",
                        description="Check results, step by step, and print a verdict each.")
@@ -1408,6 +1526,15 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     v.add_argument("--no-cache", action="store_true",
                    help="re-check everything: neither read nor write the verdict cache "
                         "(.dpcheck-cache/, or $DPCHECK_CACHE_DIR)")
+    v.add_argument("--memory", metavar="SIZE", default=None,
+                   help="memory each checking process may allocate (e.g. 4G, 1500M, off; "
+                        "default $DPCHECK_MEMORY, else 80%% of the machine's memory shared "
+                        "among the workers): beyond it a truth is out of reach at that "
+                        "scenario, a step UNCHECKED, with the reason")
+    v.add_argument("--watchdog", metavar="SECONDS", default=None,
+                   help="end a worker's task after this long without a finished check and "
+                        "report its result as an error (default $DPCHECK_WATCHDOG, else "
+                        "900; 0: never)")
     budget_seed(v)
     repairs_options(v)
     v.set_defaults(func=cmd_verify)

@@ -7,7 +7,9 @@ verdict's detail (even, in principle, its witness) would depend on which results
 happened to check before.  ``dpcheck verify`` promises identical output for a seed on one
 process, many processes or a cluster, so the pool is pinned empty for every search of the
 engine: :func:`pin_hypothesis` is called once when the engine is imported.  If a future
-Hypothesis moves this internal, the pin is a no-op and the determinism tests say so.
+Hypothesis moves this internal, the pin is a no-op and the determinism tests say so.  The
+pin also lifts Hypothesis' wall-clock limit on shrinking (its count limit stays), so that
+a witness does not depend on the machine's load.
 
 The same holds for floating point: a multi-threaded BLAS splits a dot product differently
 with another thread count, so a truth value (dp-accounting's privacy-loss distributions
@@ -41,8 +43,22 @@ def pin_hypothesis() -> bool:
     cache = getattr(providers, "CONSTANTS_CACHE", None)
     if cache is not None and hasattr(cache, "cache"):
         cache.cache.clear()
+    _unlimit_shrinking()
     _PINNED = True
     return True
+
+
+def _unlimit_shrinking() -> None:
+    """Hypothesis stops shrinking a failure after MAX_SHRINKING_SECONDS (300 s) of wall
+    time: on a busy machine a search's witness would be a less-shrunk one.  Its count
+    limit (MAX_SHRINKS) alone bounds shrinking here, so that a witness does not depend on
+    the machine's load."""
+    try:
+        from hypothesis.internal.conjecture import engine
+    except ImportError:       # pragma: no cover - Hypothesis reorganised
+        return
+    if hasattr(engine, "MAX_SHRINKING_SECONDS"):
+        engine.MAX_SHRINKING_SECONDS = float("inf")
 
 
 _BLAS_LIMIT = None

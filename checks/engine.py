@@ -69,6 +69,7 @@ from typing import Callable, Iterable
 import sympy as sp
 
 from checks import cache as _cache
+from checks import resources
 from checks.determinism import pin_blas_threads, pin_hypothesis
 from checks.executor import default_jobs  # re-exported: engine.default_jobs
 from checks import falsify, prove, units
@@ -87,9 +88,11 @@ class Options:
     budget: int = DEFAULT_BUDGET
     seed: int = DEFAULT_SEED
     rlimit: int = prove.DEFAULT_RLIMIT
-    timeout_ms: int = prove.DEFAULT_TIMEOUT_MS
     cache: dict = field(default_factory=dict)
     disk: "_cache.DiskCache | None" = None
+    #: answer from the disk cache only: a check it lacks raises :class:`_Miss` (the parent
+    #: of a parallel run answers fully cached results itself, without a worker)
+    cache_only: bool = False
     #: search the repairs of every finding after a result's checks (:mod:`checks.repair`)
     repairs: bool = False
     #: the most edits a repair may make (1 or 2)
@@ -161,8 +164,7 @@ def _judge(claim: Claim, opts: Options, core: Claim | None = None) -> ClaimOutco
     # the full SymPy stage waits until the search has found no witness: the verdict is
     # that of prove() then search (a claim the search refutes is false, so the SymPy
     # stage could not have proved it), without the stage's cost on refuted claims
-    pr = prove.prove(target, rlimit=opts.rlimit, timeout_ms=opts.timeout_ms,
-                     full_sympy=False)
+    pr = prove.prove(target, rlimit=opts.rlimit, full_sympy=False)
     if pr.status == "proved":
         return ClaimOutcome(Verdict.PROVED, pr.method, pr.detail)
     exact_model = pr.status == "model" and pr.exact     # prove() would have stopped there
@@ -180,7 +182,7 @@ def _judge(claim: Claim, opts: Options, core: Claim | None = None) -> ClaimOutco
     except Exception as exc:  # an expression the evaluators cannot handle
         return sympy_proof() or ClaimOutcome(
             Verdict.UNCHECKED, "search", f"{pr.detail}; numeric search failed: "
-                                         f"{type(exc).__name__}: {_short(str(exc))}")
+                                         f"{_failure(exc)}")
     if sr.counterexample is None:
         got = sympy_proof()
         if got is not None:
@@ -190,7 +192,7 @@ def _judge(claim: Claim, opts: Options, core: Claim | None = None) -> ClaimOutco
         # relation) and the search found none: ask the prover about the full claim (a
         # proof, or a model that satisfies the implied relations).  Skipped when the
         # prover gave no model (it timed out: it would again, at a cost)
-        pr2 = prove.prove(claim, rlimit=opts.rlimit, timeout_ms=opts.timeout_ms)
+        pr2 = prove.prove(claim, rlimit=opts.rlimit)
         if pr2.status == "proved":
             return ClaimOutcome(Verdict.PROVED, pr2.method,
                                 pr2.detail + " (with the implied hypotheses)")
@@ -228,6 +230,14 @@ def _judge(claim: Claim, opts: Options, core: Claim | None = None) -> ClaimOutco
 
 def _short(s: str, n: int = 160) -> str:
     return s if len(s) <= n else s[: n - 3] + "..."
+
+
+def _failure(exc: BaseException) -> str:
+    """A caught exception as a row's reason: a MemoryError as the memory limit it hit
+    (and counted: the row is then cached under the memory limit, :func:`_limited`)."""
+    if isinstance(exc, MemoryError):
+        return resources.why(exc)
+    return f"{type(exc).__name__}: {_short(str(exc))}"
 
 
 def _report(id_, eq, kind, outcome: ClaimOutcome, seconds: float) -> StepReport:
@@ -418,8 +428,7 @@ def _check_step(loc: Located, opts: Options | None = None, *, definition: bool =
             except Exception as exc:
                 return StepReport(loc.id, st.eq, kind, Verdict.UNCHECKED,
                                   f"oracle:{st.oracle}",
-                                  detail=f"oracle failed: {type(exc).__name__}: "
-                                         f"{_short(str(exc))}",
+                                  detail=f"oracle failed: {_failure(exc)}",
                                   seconds=time.perf_counter() - t0)
             rep.id, rep.eq, rep.kind = loc.id, st.eq, kind
             if not rep.seconds:
@@ -671,13 +680,29 @@ _RENYI = __import__("re").compile(r"r[ée]nyi[- ]order", __import__("re").IGNORE
 def _units_table(result: Result):
     from theory.registry import paper, symbols_of
     table = symbols_of(result.paper)
-    out = sorted((k, str(v.symbol.assumptions0), str(v.dim))
-                 for k, v in table.declared().items())
+    declared = table.declared()
+    # the same table for every result of a paper: its text is remembered while its
+    # entries are the same objects (printing every symbol's assumptions and dimension
+    # again for each result was a third of a warm run's cache lookups)
+    items = tuple(declared.items())
+    hit = _UNITS_TABLES.get(id(table))
+    if hit is not None and hit[0] is table and len(hit[1]) == len(items) and all(
+            a[0] == b[0] and a[1] is b[1] for a, b in zip(hit[1], items)):
+        out = hit[2]
+    else:
+        out = sorted((k, str(v.symbol.assumptions0), str(v.dim)) for k, v in items)
+        if len(_UNITS_TABLES) >= 256:
+            _UNITS_TABLES.clear()
+        _UNITS_TABLES[id(table)] = (table, items, out)  # (the entries held: ids stay theirs)
     try:                    # the paper's normalised symbols (a convention of its units)
         norm = paper(result.paper).normalise
     except KeyError:
         norm = ()
     return out + [("normalise", str(x)) for x in norm] if norm else out
+
+
+#: id(symbol table) -> (table, its (name, entry) pairs, :func:`_units_table`'s text)
+_UNITS_TABLES: dict = {}
 
 
 def _implied_for(result: Result, hyps, exprs, roles) -> tuple:
@@ -914,23 +939,46 @@ def _planned_ids(result: Result) -> tuple[str, ...]:
 _SETTLED = (Verdict.PROVED, Verdict.CITED, Verdict.DEFINED)
 
 
+class _Miss(Exception):
+    """A check the disk cache lacks, in a cache-only run (:attr:`Options.cache_only`)."""
+
+
+def _limited(k: str) -> str:
+    """Where an outcome shaped by the memory limit is cached: under ``k`` and the limit in
+    force (:func:`checks.resources.budget_in_force`), so that a run with another limit
+    computes it again, while a re-run with the same one reads it."""
+    return _cache.key("memory", k, budget=resources.budget_in_force() or 0, seed=0)
+
+
+def _get(disk, k: str):
+    hit = disk.get(k)
+    return hit if hit is not None else disk.get(_limited(k))
+
+
+def _put(disk, k: str, data, oom: int) -> None:
+    disk.put(k if resources.memory_errors() == oom else _limited(k), data)
+
+
 def _run_cached(pc: PlannedCheck, opts: Options) -> StepReport | None:
     disk = opts.disk
     k = None
     if disk is not None and pc.content is not None:
         k = _cache.key("check", pc.id + "\n" + pc.content(), budget=opts.budget,
                        seed=opts.seed)
-        hit = disk.get(k)
+        hit = _get(disk, k)
         if hit is not None:
             return None if hit.get("none") else StepReport.from_json(hit)
+    if opts.cache_only:
+        raise _Miss(pc.id)
+    oom = resources.memory_errors()
     try:
         sr = pc.run(opts)
     except Exception as exc:  # a bug or an unsupported construct: say so, go on
         sr = StepReport(pc.id, pc.eq, pc.kind, Verdict.UNCHECKED, "error",
-                        detail=f"{type(exc).__name__}: {_short(str(exc))}")
+                        detail=_failure(exc))
         k = None  # never cache a crash
     if k is not None:
-        disk.put(k, {"none": True} if sr is None else sr.to_json())
+        _put(disk, k, {"none": True} if sr is None else sr.to_json(), oom)
     return sr
 
 
@@ -1110,23 +1158,26 @@ def _statements(result: Result, opts: Options):
     if disk is not None:    # keyed by the statements with every hypothesis in force
         k = _cache.key("statements", result.id + "\n" + _cache.fingerprint(
             statements.bound_statements(result, roles)), budget=opts.budget, seed=opts.seed)
-        hit = disk.get(k)
+        hit = _get(disk, k)
         if hit is not None:
             rep = StatementReport(StatementVerdict(hit["verdict"]), hit["detail"],
                                   hit["witness"], hit["ratio"])
             return rep, {lbl: statements.Outcome(**o) for lbl, o in hit["outcomes"].items()}
+    if opts.cache_only:
+        raise _Miss(result.id + "/statements")
+    oom = resources.memory_errors()
     try:
         rep, outs = statements.check_result_statements(result, budget=opts.budget, seed=opts.seed,
                                                        roles=roles)
     except Exception as exc:  # noqa: BLE001 - a provider bug: say so, never crash the run
         return StatementReport(StatementVerdict.NOT_TESTED,
-                               detail=f"statement check failed: {type(exc).__name__}: "
-                                      f"{_short(str(exc))}"), {}
+                               detail=f"statement check failed: {_failure(exc)}"), {}
     if k is not None:
         import dataclasses
-        disk.put(k, {"verdict": rep.verdict.value, "detail": rep.detail,
-                     "witness": rep.witness, "ratio": rep.ratio,
-                     "outcomes": {lbl: dataclasses.asdict(o) for lbl, o in outs.items()}})
+        _put(disk, k, {"verdict": rep.verdict.value, "detail": rep.detail,
+                       "witness": rep.witness, "ratio": rep.ratio,
+                       "outcomes": {lbl: dataclasses.asdict(o) for lbl, o in outs.items()}},
+             oom)
     return rep, outs
 
 
@@ -1139,22 +1190,35 @@ def verify(results: Iterable[Result], *, budget: int = DEFAULT_BUDGET,
            seed: int = DEFAULT_SEED, progress: Callable[[str], None] | None = None,
            jobs: int | None = None, cache_dir: str | None = None,
            use_cache: bool = False, scheduler: str | None = None,
+           events: Callable[[str, str], None] | None = None, isolate: bool = False,
+           memory: int | None = None, watchdog: float | None = None,
            repairs: bool = False, repair_edits: int = 2,
            repair_budget: int = 10) -> list[ResultReport]:
     """Check every result; reports in the given order.
 
-    With ``jobs > 1`` (default :func:`default_jobs`) registered results are checked in
-    worker processes (forked from a freshly started server that preloaded the engine and
-    the papers, or ``spawn``-started: no state of this process is shared, so the output is
-    the same as a sequential run, apart from timings; :mod:`checks.executor`); papers
-    loaded by path are re-loaded in the workers.  Results that are not in the registry
-    (built by hand, as in the tests) are checked in this process.  ``use_cache``: verdicts
-    are read from and written to the disk cache (``cache_dir``, default
-    ``.dpcheck-cache``).  ``scheduler``: the
-    address of a Dask distributed scheduler; the per-result tasks go there instead of to
-    local processes (:mod:`checks.executor`), with the same output.  ``repairs``: each
-    result's task then searches the repairs of its findings (:mod:`checks.repair`; at most
-    ``repair_edits`` edits, ``repair_budget`` judgements per finding).
+    With ``use_cache``, verdicts are read from and written to the disk cache
+    (``cache_dir``, default ``.dpcheck-cache``), and a result whose every check is there
+    is answered by this process from it, before any worker starts (a warm re-run starts
+    none).  The others: with ``jobs > 1`` (default :func:`default_jobs`) and at least 4
+    of them, or ``isolate``, registered results are checked in supervised worker
+    processes (forked from a freshly started server that preloaded the engine and the
+    papers, or ``spawn``-started: no state of this process is shared, so the output is
+    the same as a sequential run, apart from timings; :mod:`checks.executor`), each under
+    the memory budget ``memory`` (bytes; None: none) and the ``watchdog`` (seconds
+    without a finished check; None: never); papers loaded by path are re-loaded in the
+    workers.  A result whose worker died or was ended is reported with its ``error``
+    (:func:`failed_report`); the others are checked.  Results that are not in the
+    registry (built by hand, as in the tests) are checked in this process.
+    ``scheduler``: the address of a Dask distributed scheduler; the per-result tasks go
+    there instead of to local processes, with the same output.
+
+    ``progress(step_id)`` is called as checks finish; ``events(kind, result_id)`` as
+    results start (``"start"``) and end (``"done"``; ``"cached"`` when answered from the
+    cache here).
+    ``repairs``: once every result is checked, the repairs of its findings are searched
+    (:func:`repair_results`; :mod:`checks.repair`; at most ``repair_edits`` edits,
+    ``repair_budget`` judgements per finding), in the same supervised workers, one
+    fresh process per result.
     """
     results = list(results)
     disk = _cache.DiskCache(cache_dir) if use_cache else None
@@ -1165,23 +1229,54 @@ def verify(results: Iterable[Result], *, budget: int = DEFAULT_BUDGET,
     if jobs < 1:
         raise ValueError(f"jobs must be >= 1, got {jobs}")
     out = _check_all(results, budget=budget, seed=seed, disk=disk, jobs=jobs,
-                     scheduler=scheduler, progress=progress)
+                     scheduler=scheduler, progress=progress, events=events,
+                     isolate=isolate, memory=memory, watchdog=watchdog)
     if ropts.repairs:
-        repair_results(results, out, ropts, jobs=jobs, scheduler=scheduler)
+        repair_results(results, out, ropts, jobs=jobs, scheduler=scheduler, memory=memory,
+                       watchdog=watchdog)
     return out
 
 
-def _check_all(results, *, budget, seed, disk, jobs, scheduler, progress):
+def _check_all(results, *, budget, seed, disk, jobs, scheduler, progress, events,
+               isolate, memory, watchdog):
     from theory import registry
     opts = Options(budget=budget, seed=seed, disk=disk)
-    registered = [_is_registered(r) for r in results]
-    parallel = [i for i, ok in enumerate(registered) if ok]
-    if not scheduler and (jobs == 1 or len(parallel) < 4):
-        return [check_result(r, options=opts, progress=progress) for r in results]
     out: list[ResultReport | None] = [None] * len(results)
-    for i, ok in enumerate(registered):
-        if not ok:
-            out[i] = check_result(results[i], options=opts, progress=progress)
+    if disk is not None:
+        probe = Options(budget=budget, seed=seed, disk=disk, cache_only=True)
+        warm = scheduler is None and (isolate or jobs > 1)
+        for i, r in enumerate(results):
+            rep = cached_report(r, probe)
+            if rep is not None:
+                out[i] = rep
+                _ticks(r, progress)
+                if events is not None:
+                    events("cached", r.id)
+            elif warm:
+                # workers will be needed: their server imports while the probe goes on
+                from checks.executor import warm_up
+                warm_up(sorted({x.paper for x in results}))
+                warm = False
+    todo = [i for i in range(len(results)) if out[i] is None]
+
+    def here(i):
+        if events is not None:
+            events("start", results[i].id)
+        out[i] = check_result(results[i], options=opts, progress=progress)
+        if events is not None:
+            events("done", results[i].id)
+
+    registered = {i: _is_registered(results[i]) for i in todo}
+    parallel = [i for i in todo if registered[i]]
+    if not scheduler and not isolate and (jobs == 1 or len(parallel) < 4):
+        for i in todo:
+            here(i)
+        return out  # type: ignore[return-value]
+    for i in todo:
+        if not registered[i]:
+            here(i)
+    if not parallel:
+        return out  # type: ignore[return-value]
     # results that share a title (the versions of one paper restate each other) go to one
     # worker, one after the other, so that the second finds the laws, claims and
     # statements the first left in that worker's memos, and so do groups whose typed
@@ -1195,17 +1290,79 @@ def _check_all(results, *, budget, seed, disk, jobs, scheduler, progress):
     order = sorted(groups, key=lambda g: (-sizes[g], groups[g][0]))
     paths = tuple(registry.user_paths())
     folder = str(disk.folder) if disk is not None else None
+
+    def task(members):
+        return (tuple((i, results[i].id) for i in members), budget, seed, paths, folder)
+
     from checks.executor import make_executor
-    tasks = [(tuple((i, results[i].id) for i in groups[g]), budget, seed, paths, folder)
-             for g in order]
-    with make_executor(jobs=jobs, scheduler=scheduler, n_tasks=len(tasks)) as ex:
-        for done in ex.imap_unordered(_worker, tasks):
-            for i, rep in done:
-                out[i] = rep
-                if progress is not None:
-                    for step_id in _planned_ids(results[i]):
-                        progress(step_id)
+    with make_executor(_worker, jobs=jobs, scheduler=scheduler, n_tasks=len(order),
+                       memory=memory, watchdog=watchdog) as ex:
+        held: dict[int, list[int]] = {}          # task -> its members not yet reported
+        current: dict[int, int] = {}             # task -> the member it is checking
+        for g in order:
+            held[ex.submit(task(groups[g]))] = list(groups[g])
+        for ev in ex.events():
+            if ev.kind == "note":
+                what = ev.value[0]
+                if what == "tick":
+                    if progress is not None:
+                        progress(ev.value[1])
+                elif what == "start":
+                    current[ev.task] = ev.value[1]
+                    if events is not None:
+                        events("start", results[ev.value[1]].id)
+                elif what == "result":
+                    _, i, rep = ev.value
+                    out[i] = rep
+                    if i in held.get(ev.task, ()):
+                        held[ev.task].remove(i)
+                    if events is not None:
+                        events("done", results[i].id)
+            elif ev.kind == "failed":
+                left = held.pop(ev.task, [])
+                culprit = current.pop(ev.task, None)
+                if culprit not in left:
+                    culprit = left[0] if left else None
+                if culprit is not None:
+                    left.remove(culprit)
+                    out[culprit] = failed_report(results[culprit], ev.value)
+                    _ticks(results[culprit], progress)
+                    if events is not None:
+                        events("done", results[culprit].id)
+                if left:    # the rest of its group goes on in a fresh task
+                    held[ex.submit(task(left))] = left
+            else:
+                for i in held.pop(ev.task, []):     # a task that ended without a report
+                    out[i] = failed_report(results[i], "its task ended without a report")
+                current.pop(ev.task, None)
     return out  # type: ignore[return-value]
+
+
+def _ticks(result: Result, progress) -> None:
+    if progress is not None:
+        for step_id in _planned_ids(result):
+            progress(step_id)
+
+
+def cached_report(result: Result, opts: Options) -> ResultReport | None:
+    """``result``'s report from the disk cache alone (``opts.cache_only``), or None when a
+    check of it is not there."""
+    try:
+        return check_result(result, options=opts)
+    except _Miss:
+        return None
+
+
+def failed_report(result: Result, why: str) -> ResultReport:
+    """The report of a result that could not be checked (its worker died, the watchdog
+    ended it): one UNCHECKED row ``<id>/run`` with the reason, and ``error`` set."""
+    rep = ResultReport(result.id, result.paper, result.kind, result.number, result.title)
+    why = f"not checked: {why}"
+    rep.steps = [StepReport(f"{result.id}/run", None, "RUN", Verdict.UNCHECKED, "error",
+                            detail=why)]
+    rep.statement = StatementReport(StatementVerdict.NOT_TESTED, detail=why)
+    rep.error = why
+    return rep
 
 
 def cost_estimate(result: Result) -> int:
@@ -1261,8 +1418,9 @@ def _is_registered(result: Result) -> bool:
 _WORKER_OPTIONS: dict = {}
 
 
-def _worker(task):
-    """Check one group of results in this worker process: ``[(i, report), ...]``."""
+def _worker(task, note):
+    """Check one group of results in this worker process, sending ``("start", i)``,
+    ``("tick", step id)`` per check and ``("result", i, report)`` per result."""
     members, budget, seed, paths, folder = task
     from theory import registry
     for p in paths:
@@ -1272,7 +1430,14 @@ def _worker(task):
     if opts is None:
         disk = _cache.DiskCache(folder) if folder is not None else None
         opts = _WORKER_OPTIONS[key] = Options(budget=budget, seed=seed, disk=disk)
-    return [(i, check_result(registry.get(rid), options=opts)) for i, rid in members]
+
+    def tick(step_id):
+        note(("tick", step_id))
+
+    for i, rid in members:
+        note(("start", i))
+        note(("result", i, check_result(registry.get(rid), options=opts, progress=tick)))
+    return len(members)
 
 
 # --------------------------------------------------------------------------------------
@@ -1283,12 +1448,15 @@ def _has_findings(rep: ResultReport) -> bool:
 
 
 def repair_results(results, reports, opts: Options, *, jobs: int = 1,
-                   scheduler: str | None = None) -> None:
+                   scheduler: str | None = None, memory: int | None = None,
+                   watchdog: float | None = None) -> None:
     """Search the repairs of the findings of ``reports`` (in place; :mod:`checks.repair`)
     once every result is checked.  With ``jobs > 1`` (or a scheduler) each registered
-    result's search is a task of its own, run in a fresh worker process (a process per
-    task: z3 under a resource limit may answer by what the process built before, so a
-    search must not inherit another's history); the others here, in order."""
+    result's search is a task of its own, run in a fresh supervised worker process (a
+    process per task, so that a search inherits no other's history; under the memory
+    budget ``memory`` and the ``watchdog``, as the checks): a search whose worker dies
+    or is ended leaves its result's report as checked, without repairs, and the others
+    go on; the others here, in order."""
     from checks import repair
     from theory import registry
     todo = [i for i, rep in enumerate(reports) if rep is not None and _has_findings(rep)]
@@ -1309,13 +1477,17 @@ def repair_results(results, reports, opts: Options, *, jobs: int = 1,
     tasks = [(i, results[i].id, reports[i], opts.budget, opts.seed, paths, folder, fix)
              for i in remote]
     from checks.executor import make_executor
-    with make_executor(jobs=jobs, scheduler=scheduler, n_tasks=len(tasks),
-                       fresh=True) as ex:
-        for i, rep in ex.imap_unordered(_repair_worker, tasks):
-            reports[i] = rep
+    with make_executor(_repair_worker, jobs=jobs, scheduler=scheduler, n_tasks=len(tasks),
+                       memory=memory, watchdog=watchdog, fresh=True) as ex:
+        for t in tasks:
+            ex.submit(t)
+        for ev in ex.events():
+            if ev.kind == "done":
+                i, rep = ev.value
+                reports[i] = rep
 
 
-def _repair_worker(task):
+def _repair_worker(task, note=None):
     """Search the repairs of one checked result in this (fresh) worker: ``(i, report)``."""
     i, rid, rep, budget, seed, paths, folder, fix = task
     from checks import repair

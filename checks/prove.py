@@ -28,8 +28,14 @@ expression, so the z3 problem over-approximates the original):
   variable, with its sign when SymPy knows it;
 * integer symbols are real in z3 (dropping integrality only weakens the hypotheses).
 
-Every z3 call is bounded by a deterministic resource limit (``rlimit``) — so that the
-same command gives the same verdicts — and a wall-clock time-out as a safety net.
+Every z3 call is bounded by a deterministic resource limit (``rlimit``) alone, so that
+the same command gives the same verdicts on a quiet and on a busy machine, in a fresh
+process or after other checks: no wall-clock time-out, a z3 context of its own per call
+(:class:`_Translator`) and a strategy without z3's clock- and memory-driven portfolio
+(:func:`_nra_solver`) — the wall-clock limits decided an encoded paper's z3-proved
+statement under load (SUPPORTED where a quiet run PROVED it; issue 34).  z3 checks its rlimit where it would check a
+time-out; a call that still hangs is ended by the worker watchdog
+(:mod:`checks.resources`), reported as an error.
 """
 from __future__ import annotations
 
@@ -52,8 +58,6 @@ DEFAULT_RLIMIT = 1_000_000
 #: operations, for 11 s of CPU), so larger inequalities are expanded instead
 SIMPLIFY_OPS_EQ = 120
 SIMPLIFY_OPS_INEQ = 40
-#: wall-clock safety net per z3 call, milliseconds (the rlimit should bind first)
-DEFAULT_TIMEOUT_MS = 30_000
 
 
 @dataclass
@@ -148,9 +152,14 @@ class Untranslatable(Exception):
 
 
 class _Translator:
-    """SymPy → z3 reals, collecting side constraints for the fresh variables."""
+    """SymPy → z3 reals, collecting side constraints for the fresh variables, in a z3
+    context of its own (``ctx``): z3 numbers its terms in the order a context first
+    meets them and its heuristics break ties by those numbers, and the shared context's
+    counters ran on from every claim the process had checked before — a claim's work
+    now depends on the claim alone, whatever the worker checked before."""
 
-    def __init__(self):
+    def __init__(self, ctx: z3.Context | None = None):
+        self.ctx = ctx if ctx is not None else z3.Context()
         self.vars: dict[sp.Symbol, z3.ArithRef] = {}
         self.side: list = []
         self.cache: dict[sp.Basic, z3.ArithRef] = {}
@@ -161,11 +170,11 @@ class _Translator:
 
     def fresh(self, tag: str) -> z3.ArithRef:
         self.n_fresh += 1
-        return z3.Real(f"_{tag}{self.n_fresh}")
+        return z3.Real(f"_{tag}{self.n_fresh}", self.ctx)
 
     def symbol(self, s: sp.Symbol) -> z3.ArithRef:
         if s not in self.vars:
-            v = z3.Real(s.name)
+            v = z3.Real(s.name, self.ctx)
             self.vars[s] = v
             for c in symbol_constraints(s):
                 self.side.append(self.boolean(c))
@@ -183,12 +192,12 @@ class _Translator:
         if isinstance(e, sp.Symbol):
             return self.symbol(e)
         if isinstance(e, sp.Integer):
-            return z3.RealVal(int(e))
+            return z3.RealVal(int(e), self.ctx)
         if isinstance(e, sp.Rational):
-            return z3.RealVal(f"{e.p}/{e.q}")
+            return z3.RealVal(f"{e.p}/{e.q}", self.ctx)
         if isinstance(e, sp.Float):
             f = Fraction(str(e))
-            return z3.RealVal(f"{f.numerator}/{f.denominator}")
+            return z3.RealVal(f"{f.numerator}/{f.denominator}", self.ctx)
         if isinstance(e, sp.NumberSymbol) or (e.is_number and e.is_real and not e.is_Rational
                                               and not e.free_symbols
                                               and not isinstance(e, (sp.Add, sp.Mul, sp.Pow))):
@@ -247,8 +256,8 @@ class _Translator:
         eps = Fraction(1, 10**30)
         v = self.fresh("const")
         lo, hi = f - eps * (1 + abs(f)), f + eps * (1 + abs(f))
-        self.side += [v >= z3.RealVal(f"{lo.numerator}/{lo.denominator}"),
-                      v <= z3.RealVal(f"{hi.numerator}/{hi.denominator}")]
+        self.side += [v >= z3.RealVal(f"{lo.numerator}/{lo.denominator}", self.ctx),
+                      v <= z3.RealVal(f"{hi.numerator}/{hi.denominator}", self.ctx)]
         return v
 
     def _opaque(self, e):
@@ -273,7 +282,7 @@ class _Translator:
         if isinstance(ex, sp.Integer):
             k = int(ex)
             if k == 0:
-                return z3.RealVal(1)
+                return z3.RealVal(1, self.ctx)
             b = self.expr(base)
             if k > 0:
                 return _ipow(b, k)
@@ -320,9 +329,9 @@ class _Translator:
     # ---------------------------------------------------------------- booleans
     def boolean(self, b) -> z3.BoolRef:
         if b is sp.true or b is True:
-            return z3.BoolVal(True)
+            return z3.BoolVal(True, self.ctx)
         if b is sp.false or b is False:
-            return z3.BoolVal(False)
+            return z3.BoolVal(False, self.ctx)
         if isinstance(b, sp.And):
             return z3.And([self.boolean(a) for a in b.args])
         if isinstance(b, sp.Or):
@@ -346,8 +355,24 @@ def _ipow(x, k: int):
     return out
 
 
-def z3_stage(claim: Claim, *, rlimit: int = DEFAULT_RLIMIT,
-             timeout_ms: int = DEFAULT_TIMEOUT_MS) -> ProofOutcome:
+def _nra_solver(ctx: z3.Context) -> z3.Solver:
+    """A solver for nonlinear real arithmetic whose answer depends on the problem and the
+    rlimit only.  z3's own QF_NRA strategy (``SolverFor("QF_NRA")``) is a portfolio that
+    picks its branch by the memory z3 already holds in the process and runs each under a
+    wall-clock ``try_for`` (4-300 s): on a busy machine, or in a worker that had proved
+    other claims, another branch ran and the same claim ran out of its rlimit
+    (SUPPORTED under load where a quiet machine PROVED it).  Here: its first two
+    branches in the same order — nlsat's simple check, then nlsat itself (complete for
+    the polynomial problems the translation makes) — with no clock and no probe; the
+    solver's rlimit bounds the whole."""
+    nlsat = z3.Tactic("qfnra-nlsat", ctx)
+    return z3.Then(z3.Tactic("simplify", ctx), z3.Tactic("propagate-values", ctx),
+                   z3.OrElse(z3.Then(z3.With(nlsat, simple_check=True),
+                                     z3.Tactic("fail-if-undecided", ctx)),
+                             nlsat, ctx=ctx), ctx=ctx).solver()
+
+
+def z3_stage(claim: Claim, *, rlimit: int = DEFAULT_RLIMIT) -> ProofOutcome:
     t0 = time.perf_counter()
     tr = _Translator()
     try:
@@ -365,9 +390,8 @@ def z3_stage(claim: Claim, *, rlimit: int = DEFAULT_RLIMIT,
         return ProofOutcome("unknown", "z3-nra", f"not translatable to z3: {exc}",
                             seconds=time.perf_counter() - t0)
     nra = not any(isinstance(v, z3.ArithRef) and v.is_int() for v in tr.vars.values())
-    solver = z3.SolverFor("QF_NRA") if nra else z3.Solver()
+    solver = _nra_solver(tr.ctx) if nra else z3.Solver(ctx=tr.ctx)
     solver.set("rlimit", int(rlimit))
-    solver.set("timeout", int(timeout_ms))
     solver.add(*tr.side, *hyps, z3.Not(goal))
     res = solver.check()
     secs = time.perf_counter() - t0
@@ -380,9 +404,8 @@ def z3_stage(claim: Claim, *, rlimit: int = DEFAULT_RLIMIT,
         # vacuity: the side conditions (denominators non-zero, root/log arguments >= 0)
         # must be satisfiable with the hypotheses, else "unsat" only says the step is
         # undefined wherever the hypotheses hold (issue 6)
-        vac = z3.SolverFor("QF_NRA") if nra else z3.Solver()
+        vac = _nra_solver(tr.ctx) if nra else z3.Solver(ctx=tr.ctx)
         vac.set("rlimit", int(rlimit))
-        vac.set("timeout", int(timeout_ms))
         vac.add(*tr.side, *hyps)
         if vac.check() != z3.sat:
             return ProofOutcome("unknown", "z3-nra",
@@ -413,8 +436,7 @@ def z3_stage(claim: Claim, *, rlimit: int = DEFAULT_RLIMIT,
     return ProofOutcome("unknown", "z3-nra", f"z3: unknown ({reason}){extra}", seconds=secs)
 
 
-def contradiction(named, *, rlimit: int = DEFAULT_RLIMIT,
-                  timeout_ms: int = DEFAULT_TIMEOUT_MS) -> list[str] | None:
+def contradiction(named, *, rlimit: int = DEFAULT_RLIMIT) -> list[str] | None:
     """Whether hypotheses contradict each other: ``named`` holds pairs (name, SymPy
     boolean).  Returns the names of an unsat core — a subset z3 proves jointly
     unsatisfiable (with the translation's side conditions: a root's or a logarithm's
@@ -429,14 +451,15 @@ def contradiction(named, *, rlimit: int = DEFAULT_RLIMIT,
                 continue
             if b is sp.false:
                 return [name]
-            tracked.append((z3.Bool(f"_h{i}"), name, tr.boolean(b)))
+            tracked.append((z3.Bool(f"_h{i}", tr.ctx), name, tr.boolean(b)))
     except Untranslatable:
         return None
     if not tracked:
         return None
-    solver = z3.Solver()
+    # (rlimit alone, in the translator's own context: as z3_stage, a verdict must not
+    # depend on the machine's load or on what the process checked before)
+    solver = z3.Solver(ctx=tr.ctx)
     solver.set("rlimit", int(rlimit))
-    solver.set("timeout", int(timeout_ms))
     solver.set("unsat_core", True)
     solver.add(*tr.side)
     for lit, _, b in tracked:
@@ -473,8 +496,7 @@ def _z3_value(val) -> str:
     return str(val)
 
 
-def prove(claim: Claim, *, rlimit: int = DEFAULT_RLIMIT,
-          timeout_ms: int = DEFAULT_TIMEOUT_MS, use_z3: bool = True,
+def prove(claim: Claim, *, rlimit: int = DEFAULT_RLIMIT, use_z3: bool = True,
           full_sympy: bool = True) -> ProofOutcome:
     """Try to prove ``claim``: SymPy, then z3 (see module docstring).
 
@@ -484,8 +506,6 @@ def prove(claim: Claim, *, rlimit: int = DEFAULT_RLIMIT,
     (on the encoded papers 23 of its 44 calls were on refuted claims)."""
     if rlimit <= 0:
         raise ValueError(f"rlimit must be > 0, got {rlimit}")
-    if timeout_ms <= 0:
-        raise ValueError(f"timeout_ms must be > 0, got {timeout_ms}")
     t0 = time.perf_counter()
     if any(h is sp.false for h in claim.hypotheses):
         return ProofOutcome("proved", "sympy-simplify", "the hypotheses are contradictory",
@@ -497,7 +517,7 @@ def prove(claim: Claim, *, rlimit: int = DEFAULT_RLIMIT,
         return quick
     z = None
     if use_z3:
-        z = z3_stage(claim, rlimit=rlimit, timeout_ms=timeout_ms)
+        z = z3_stage(claim, rlimit=rlimit)
         if z.status == "proved" or (z.status == "model" and z.exact):
             z.seconds = time.perf_counter() - t0
             return z

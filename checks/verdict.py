@@ -165,6 +165,9 @@ class ResultReport:
     #: ratio and why (not tested) — what the default view shows beside the rows'
     #: verdict; the JSON has the same in ``statement_detail``
     typed: list = field(default_factory=list)
+    #: why the result could not be checked (its worker died, the watchdog ended it);
+    #: None for a checked result
+    error: str | None = None
     #: a VIOLATED statement's repairs (:mod:`checks.repair`): {"class", "summary",
     #: "searched", "repairs"}; None when none was searched
     statement_repair: dict | None = None
@@ -191,6 +194,7 @@ class ResultReport:
             "statement_ratio": self.statement.ratio,
             "first_broken_line": self.first_broken,
             "steps": [s.to_json() for s in self.steps],
+            **({"error": self.error} if self.error is not None else {}),
         } | ({} if self.statement_repair is None else {
             "statement_repair": {k: v for k, v in self.statement_repair.items()
                                  if k != "repairs"},

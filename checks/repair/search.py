@@ -196,7 +196,7 @@ def pins(rel, hyps, opts) -> bool:
     from checks.claim import make_claim
     claim = make_claim(sp.Eq(rel.lhs, rel.rhs, evaluate=False), list(hyps) + [rel])
     try:
-        pr = prove.prove(claim, rlimit=opts.rlimit, timeout_ms=opts.timeout_ms)
+        pr = prove.prove(claim, rlimit=opts.rlimit)
     except Exception:        # noqa: BLE001
         return False
     return pr.status == "proved"

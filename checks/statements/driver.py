@@ -34,6 +34,7 @@ from dataclasses import replace
 
 import numpy as np
 
+from checks import resources
 from checks.cache import fingerprint
 from checks.plugins import providers as _providers
 from checks.prove import contradiction
@@ -213,7 +214,7 @@ def check_result_statements(result, *, budget: int = 40, seed: int = 0, roles=No
         except Exception as exc:  # noqa: BLE001 - a provider bug: say so, go on
             outs[st.label] = Outcome(st.label, tested=False,
                                      detail=f"{st.label}: NOT-TESTED — provider failed: "
-                                            f"{type(exc).__name__}: {exc}")
+                                            f"{resources.why(exc)}")
     tested = [o for o in outs.values() if o.tested]
     details = " | ".join(o.detail for o in outs.values())
     bad = [o for o in tested if o.violated]

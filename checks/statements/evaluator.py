@@ -6,6 +6,7 @@ import math
 
 import sympy as sp
 
+from checks import resources
 from checks.cache import fingerprint
 from checks.statements.space import Space, _Skip, seeded
 from checks.truth.base import (NotMember, Truth, Unavailable, all_classes, evaluate,
@@ -175,7 +176,7 @@ class Evaluator:
                 prov.reach(self.stmt, v)
                 got = prov.truth(self.stmt, v, **hints)
             except OUT_OF_REACH as exc:
-                got = exc
+                got = resources.detach(exc)     # remembered: without its frames' arrays
             _remember(key, (got, (enough, rel_tol)))
         if isinstance(got, Exception):
             raise got
@@ -233,8 +234,8 @@ class Evaluator:
             kw = {"seed": self.point_seed(v)} if prov.stochastic else {}
             try:
                 got = prov.truth(self.stmt, v, precise=True, **kw)
-            except (Unavailable, ValueError, ArithmeticError) as exc:
-                got = exc
+            except (Unavailable, ValueError, ArithmeticError, MemoryError) as exc:
+                got = resources.detach(exc)
             _remember(key, got)
         if isinstance(got, Exception):
             raise got
@@ -260,7 +261,8 @@ class Evaluator:
             tr = self.truth(v, ENOUGH * bval if self.decide else None, rel_tol)
         except OUT_OF_REACH as exc:
             self.stats["unavailable"] += 1
-            self.last_unavailable = str(exc)
+            self.last_unavailable = (resources.why(exc) if isinstance(exc, MemoryError)
+                                     else str(exc))
             return None
         ratio = tr.lower / bval
         if math.isnan(ratio) or ratio == math.inf or not math.isfinite(tr.upper) and \

@@ -24,6 +24,7 @@ import mpmath
 import numpy as np
 import sympy as sp
 
+from checks import resources
 from checks.falsify import complexity
 from checks.statements.evaluator import Evaluator, _bound_values
 from checks.statements.outcome import Outcome
@@ -365,8 +366,9 @@ def _confirm(stmt, ev: Evaluator, v, tr, *, lower: bool = False):
     bound) and the bound at 50 digits.  Returns (ok, text, truth)."""
     try:
         ptr, bmp = _precise(stmt, ev, v, lower=lower)
-    except (Unavailable, ValueError, ArithmeticError) as exc:
-        return False, f"precise truth unavailable: {exc}", tr
+    except (Unavailable, ValueError, ArithmeticError, MemoryError) as exc:
+        why = resources.why(exc) if isinstance(exc, MemoryError) else exc
+        return False, f"precise truth unavailable: {why}", tr
     with mpmath.workdps(CONFIRM_DPS):
         low = mpmath.mpf(ptr.extra.get("lower_mp", ptr.lower))
         # the truth's lower end to the 15 digits every provider's precise truth carries (a
@@ -386,8 +388,9 @@ def _confirm_below(stmt, ev: Evaluator, v, tr):
     claim at 50 digits.  Returns (ok, text, truth)."""
     try:
         ptr, bmp = _precise(stmt, ev, v)
-    except (Unavailable, ValueError, ArithmeticError) as exc:
-        return False, f"precise truth unavailable: {exc}", tr
+    except (Unavailable, ValueError, ArithmeticError, MemoryError) as exc:
+        why = resources.why(exc) if isinstance(exc, MemoryError) else exc
+        return False, f"precise truth unavailable: {why}", tr
     with mpmath.workdps(CONFIRM_DPS):
         up = mpmath.mpf(ptr.upper)
         ptr.extra["confirmed_at"] = (mpmath.nstr(up, 15), mpmath.nstr(bmp, 30))

@@ -229,6 +229,8 @@ def test_results_sharing_a_title_are_checked_in_one_worker(monkeypatch):
     from theory import registry
     tasks = []
 
+    from checks.executor import Event
+
     class Recorder:
         def __enter__(self):
             return self
@@ -236,12 +238,15 @@ def test_results_sharing_a_title_are_checked_in_one_worker(monkeypatch):
         def __exit__(self, *exc):
             return False
 
-        def imap_unordered(self, fn, given):
-            for t in given:
-                tasks.append([rid for _, rid in t[0]])
-                yield [(i, None) for i, _ in t[0]]
+        def submit(self, task):
+            tasks.append([rid for _, rid in task[0]])
+            return len(tasks) - 1
 
-    monkeypatch.setattr("checks.executor.make_executor", lambda **kw: Recorder())
+        def events(self):
+            for k, t in enumerate(tasks):
+                yield Event(k, "done", len(t))
+
+    monkeypatch.setattr("checks.executor.make_executor", lambda fn, **kw: Recorder())
     results = registry.results_of("liang-icml") + registry.results_of("liang-aaai")
     engine.verify(results, jobs=2)
     assert sorted(r for t in tasks for r in t) == sorted(r.id for r in results)

@@ -88,3 +88,31 @@ def test_sympy_stage_uses_lower_bound_shift():
 def test_input_validation():
     with pytest.raises(ValueError, match="rlimit must be > 0"):
         prove(step_claim(x, "<=", x + 1), rlimit=0)
+
+
+def test_z3_work_on_a_claim_does_not_depend_on_what_was_checked_before(monkeypatch):
+    """Issue 34: the verdict of a z3 call must depend on the claim and the rlimit alone.
+    Each call runs in a z3 context of its own (z3 numbers terms in the order a context
+    meets them, and its heuristics break ties by those numbers) with a strategy that has
+    no clock or memory probe: the same claim counts the same rlimit units from zero,
+    fresh or after other claims (in the shared context the count went on from what the
+    process had checked before)."""
+    import z3
+    used: list[int] = []
+    check = z3.Solver.check
+
+    def counted(self, *args):
+        res = check(self, *args)
+        used.append(self.statistics().get_key_value("rlimit count"))
+        return res
+
+    monkeypatch.setattr(z3.Solver, "check", counted)
+    claim = step_claim(8 * alpha * C**2 / (beta * n**2 * sigma_dp**2), "<=",
+                       2 * alpha * C**2 / (beta * n * b * sigma_dp**2), [b <= n / 5])
+    assert z3_stage(claim).status == "proved"
+    fresh, used[:] = list(used), []
+    for p in TRUE + FALSE:
+        z3_stage(step_claim(p.values[0], p.values[1], p.values[2], p.values[3]))
+    used.clear()
+    assert z3_stage(claim).status == "proved"
+    assert used == fresh and all(u > 0 for u in fresh)
