@@ -6,7 +6,9 @@ round-trip recall against the hand encodings (theory/papers/<key>/).
 Per paper: results found vs the theorem-like headings a plain line scan of the source
 finds, display relations, relations parsed into SymPy, rows kept UNCHECKED, hypotheses,
 the round-trip recall of the hand encoding's numbered ALGEBRA/SCALAR rows (matched /
-rows, and how many rows have no imported step with their number), and the import time
+rows, and how many rows have no imported step with their number; overall, how the rows
+were matched: as printed, under the definitions in force, as a printed chain's
+composite), and the import time
 with the parse caches cleared first (the parsers' own grammar load, once a process, is
 in the first paper's time).  ``--parser both`` measures the two LaTeX parsers.
 """
@@ -67,7 +69,7 @@ def run(key: str, parser: str) -> dict:
             "relations": s.relations, "parsed": s.parsed, "unparsed": s.unparsed,
             "algebra": s.algebra, "hypotheses": s.hypotheses, "rows": rec.rows,
             "matched": rec.matched, "recall": rec.recall, "seconds": seconds, "cpu": cpu,
-            "no_number": rec.missing_number}
+            "no_number": rec.missing_number, "ways": rec.ways}
 
 
 def main(argv=None) -> int:
@@ -80,18 +82,22 @@ def main(argv=None) -> int:
     print(f"{'paper':<11} {'parser':<22} {'results':>8} {'relations':>9} {'parsed':>7} "
           f"{'unparsed':>8} {'hyps':>5} {'recall':>14} {'no eq':>6} {'seconds':>8} {'cpu s':>6}")
     total = {p: [0, 0] for p in parsers}
+    ways = {p: {} for p in parsers}
     for key in args.keys:
         for parser in parsers:
             r = run(key, parser)
             total[parser][0] += r["matched"]
             total[parser][1] += r["rows"]
+            for w, k in r["ways"].items():
+                ways[parser][w] = ways[parser].get(w, 0) + k
             print(f"{key:<11} {parser:<22} {r['results']:>4}/{r['printed']:<3} "
                   f"{r['relations']:>9} {r['parsed']:>7} {r['unparsed']:>8} {r['hypotheses']:>5} "
                   f"{r['matched']:>4}/{r['rows']:<3} {100 * r['recall']:>4.0f}% "
                   f"{r['no_number']:>6} {r['seconds']:>8.1f} {r['cpu']:>6.1f}", flush=True)
     for parser, (m, n) in total.items():
+        how = ", ".join(f"{k} {w}" for w, k in sorted(ways[parser].items()))
         print(f"overall recall ({parser}): {m}/{n} = {100 * m / max(n, 1):.0f}% of the hand "
-              "encodings' numbered ALGEBRA/SCALAR rows")
+              f"encodings' numbered ALGEBRA/SCALAR rows (matched: {how})")
     return 0
 
 

@@ -115,6 +115,16 @@ def build(doc: Document, key: str, parser: str = DEFAULT_PARSER) -> Draft:
     stats = Stats()
     out = []
     blocks = results(doc)
+    # the prose just before each display, in the paper's order ("Define", "where"): a
+    # display that opens a result of its own has it outside the result
+    before: dict = {}
+    text = ""
+    for b in doc.blocks:
+        if isinstance(b, Text):
+            text = b.text
+        elif isinstance(b, Display):
+            before[id(b)] = text
+            text = ""
     seen_ids: set = set()
     for blk in blocks:
         rid = f"{key}:{blk.kind}-{blk.number}"
@@ -123,7 +133,7 @@ def build(doc: Document, key: str, parser: str = DEFAULT_PARSER) -> Draft:
             rid = f"{key}:{blk.kind}-{blk.number}.x{k}"
             k += 1
         seen_ids.add(rid)
-        out.append(_result(blk, rid, conv, stats))
+        out.append(_result(blk, rid, conv, stats, before))
     # guesses from the prose
     prose = "\n".join(b.text for b in doc.blocks if isinstance(b, Text))
     guess_from_text(table, prose, conv.symbol_name)
@@ -134,7 +144,8 @@ def build(doc: Document, key: str, parser: str = DEFAULT_PARSER) -> Draft:
     return Draft(key, doc.title, doc.source, doc.fmt, out, table, stats, parser)
 
 
-def _result(blk: Block, rid: str, conv: Converter, stats: Stats) -> DResult:
+def _result(blk: Block, rid: str, conv: Converter, stats: Stats, prose: dict) -> DResult:
+    """``prose``: the text printed just before each display (by ``id``)."""
     quote = []
     for b in blk.blocks:
         quote.append(b.text if isinstance(b, Text) else "$$" + b.latex + "$$")
@@ -152,7 +163,9 @@ def _result(blk: Block, rid: str, conv: Converter, stats: Stats) -> DResult:
     for b in blk.blocks:
         if isinstance(b, Display):
             stats.displays += 1
-            parts.extend(_steps(b, conv, stats, labels, counter, rid))
+            steps = _steps(b, conv, stats, labels, counter, rid)
+            _mark_definitions(steps, prose.get(id(b), ""), conv)
+            parts.extend(steps)
     if blk.kind not in ("eq",):
         for k, st in enumerate(parts):
             st.label = "statement" if len(parts) == 1 else f"part-{k + 1}"
@@ -160,26 +173,36 @@ def _result(blk: Block, rid: str, conv: Converter, stats: Stats) -> DResult:
         for st in parts:
             if st.definition or (st.rel == "=" and _bare_symbol(st.lhs) and st.kind == "ALGEBRA"
                                  and len(parts) > 1 and blk.kind in ("thm", "cor", "prop", "lem")):
-                _define(res, st, blk)
+                _define(res, st, blk, conv)
         res.statement = parts
     else:
         # a display outside every result: its relations are the claims
         for k, st in enumerate(parts):
             st.label = "statement" if len(parts) == 1 else f"part-{k + 1}"
             if st.definition:
-                _define(res, st, blk)
+                _define(res, st, blk, conv)
         res.statement = parts
     # proofs
+    seen = _symbols_of(res)
     for proof in blk.proofs:
         res.proof_titles.append(proof.title)
         for b in proof.blocks:
             if not isinstance(b, Display):
+                # "where β_{1,2} = …", "let λ = …": the proof's definitions
+                for expr, latex in _prose_definitions(b.text, conv):
+                    if isinstance(expr.lhs, sp.Symbol) and expr.lhs.name not in seen:
+                        _hypothesis(res, expr, latex, f"proof of {blk.env} {blk.number}, text")
+                        seen.add(expr.lhs.name)
                 continue
             stats.displays += 1
             steps = _steps(b, conv, stats, labels, counter, rid)
+            _mark_definitions(steps, prose.get(id(b), ""), conv, seen)
             for st in steps:
                 if st.definition:
-                    _define(res, st, blk)
+                    _define(res, st, blk, conv)
+                for side in (st.lhs, st.rhs):
+                    if side.ok:
+                        seen |= {x.name for x in side.expr.free_symbols}
             groups: list = []
             for st in steps:
                 if groups and groups[-1][-1].chain == st.chain:
@@ -197,13 +220,133 @@ def _result(blk: Block, rid: str, conv: Converter, stats: Stats) -> DResult:
     return res
 
 
-def _define(res: DResult, st: DStep, blk: Block) -> None:
-    if st.kind != "ALGEBRA" or not st.lhs.ok or not st.rhs.ok:
+def _define(res: DResult, st: DStep, blk: Block, conv: Converter) -> None:
+    """The step ``x = expr`` as a hypothesis of the result: x a scalar symbol, or a
+    function value (``g(β) = …``) over scalars; once per symbol."""
+    if not st.lhs.ok or not st.rhs.ok:
+        return
+    if st.kind != "ALGEBRA" and not (st.kind == "OPAQUE" and _defines_value(st, conv)):
         return
     expr = sp.Eq(st.lhs.expr, st.rhs.expr, evaluate=False)
-    if all(h.expr != expr for h in res.hypotheses):
-        res.hypotheses.append(DHyp(expr, st.latex, f"{blk.env} {blk.number}, "
-                                   + (f"({st.eq})" if st.eq else "a definition")))
+    _hypothesis(res, expr, st.latex, f"{blk.env} {blk.number}, "
+                + (f"({st.eq})" if st.eq else "a definition"))
+
+
+def _hypothesis(res: DResult, expr, latex: str, where: str) -> None:
+    """Add ``expr`` to the result's hypotheses, unless it is there or it defines a symbol
+    that another hypothesis defines already (two definitions of one symbol would make the
+    hypotheses contradict each other)."""
+    if any(h.expr == expr for h in res.hypotheses):
+        return
+    if isinstance(expr, sp.Equality) and isinstance(expr.lhs, sp.Symbol) and any(
+            isinstance(h.expr, sp.Equality) and h.expr.lhs == expr.lhs for h in res.hypotheses):
+        return
+    res.hypotheses.append(DHyp(expr, latex, where))
+
+
+def _defines_value(st: DStep, conv: Converter) -> bool:
+    """``g(β) = expr``: a function value (a stand-in of its own) defined by a right side
+    without stand-ins."""
+    if not isinstance(st.lhs.expr, sp.Symbol) or st.rhs.standins:
+        return False
+    info = conv.table.symbols.get(st.lhs.expr.name)
+    return bool(info and info.standin and info.standin.what == "function value")
+
+
+#: prose that introduces the display after it as a definition ("Define", "we denote",
+#: "where", "let")
+_DEFINES = re.compile(r"\b(?:define|defining|denote|denoting|let|set|setting|write|where)\s*[:,]?\s*$",
+                      re.I)
+
+
+def _mark_definitions(steps: list, before: str, conv: Converter, seen: set | None = None) -> None:
+    """Mark as definitions the steps of a display that define a symbol: the display's first
+    ``x = …`` where the prose before it introduces a definition ("Define", "where"), and,
+    with ``seen`` (the symbols met so far in a proof), a ``x = …`` whose scalar x appears
+    there for the first time (``β^* = …`` after "one may obtain")."""
+    cue = bool(_DEFINES.search(before.rstrip()[-60:])) if before else False
+    for st in steps:
+        if st.rel != "=" or not st.lhs.ok or not st.rhs.ok or st.definition:
+            continue
+        lhs = st.lhs.expr
+        if not isinstance(lhs, sp.Symbol) or lhs in st.rhs.expr.free_symbols:
+            continue
+        if cue and (_bare_symbol(st.lhs) or _defines_value(st, conv)):
+            st.definition = True
+            cue = False
+        elif seen is not None and _bare_symbol(st.lhs) and st.kind == "ALGEBRA" \
+                and lhs.name not in seen:
+            st.definition = True
+
+
+def _symbols_of(res: DResult) -> set:
+    """The names of the symbols the result's hypotheses and statement mention."""
+    out = set()
+    for h in res.hypotheses:
+        out |= {x.name for x in h.expr.free_symbols}
+    for st in res.statement:
+        for side in (st.lhs, st.rhs):
+            if side.ok:
+                out |= {x.name for x in side.expr.free_symbols}
+    return out
+
+
+#: ``x_{1,2} = a \mp b``: two definitions printed as one (x_1 = a − b, x_2 = a + b)
+_PAIR = re.compile(r"^\s*(.+?)_\{\s*([A-Za-z0-9]+)\s*,\s*([A-Za-z0-9]+)\s*\}\s*=(.*)$", re.S)
+
+
+def _prose_definitions(text: str, conv: Converter):
+    """(Eq(x, expr), latex) for each inline definition of a scalar symbol in prose after
+    "where", "let", "with", "set", "define" (``where $\\lambda = 1 + …$``), and the two of
+    ``$\\beta_{1,2} = \\tfrac12(a \\mp b)$``."""
+    for m in re.finditer(r"\$([^$]+)\$", text):
+        if not re.search(r"\b(?:let|where|with|set|define|denote|and|take|choose)\b[^.$]{0,30}$",
+                         _prose_before(text, m.start()), re.I):
+            continue
+        latex = trim_side(m.group(1))
+        if _WORD.search(re.sub(r"\\(?:text|mathrm|operatorname)\{[^{}]*\}", "", latex)):
+            continue        # prose read into the formula ("\delta'=\delta/2 implies Algorithm")
+        pair = _PAIR.match(latex)
+        if pair and len(re.findall(r"\\[mp]p(?![A-Za-z])", pair.group(4))) == 1:
+            base, a, b, rhs = pair.groups()
+            sign = re.search(r"\\([mp])p(?![A-Za-z])", rhs).group(1)
+            first, second = ("-", "+") if sign == "m" else ("+", "-")
+            for index, op in ((a, first), (b, second)):
+                got = _definition_of(f"{base}_{{{index}}}",
+                                     re.sub(r"\\[mp]p(?![A-Za-z])", op, rhs), conv)
+                if got is not None:
+                    yield got, latex
+            continue
+        if latex.count("=") != 1 or re.search(r"\\(?:leq?|geq?|in|neq)(?![A-Za-z])|[<>]", latex):
+            continue
+        lhs, rhs = latex.split("=")
+        got = _definition_of(lhs, rhs, conv)
+        if got is not None:
+            yield got, latex
+
+
+#: a word of prose: three letters or more not after a backslash
+_WORD = re.compile(r"(?<![\\A-Za-z])[A-Za-z]{3,}")
+
+
+def _prose_before(text: str, start: int, width: int = 80) -> str:
+    """The prose before the formula at ``start``, without the formula's visible rendering
+    a LaTeXML text puts before its LaTeX (``where β1,2=12((1+7…`` is ``where``)."""
+    words = text[max(0, start - 400):start].split()
+    while words and any(ord(c) > 127 for c in words[-1]):
+        words.pop()
+    return " ".join(words)[-width:] + " "
+
+
+def _definition_of(lhs: str, rhs: str, conv: Converter):
+    """Eq(x, expr) where ``lhs`` is one scalar symbol not in ``rhs`` and ``rhs`` parses
+    without stand-ins; else None."""
+    a, b = conv.side(lhs), conv.side(rhs)
+    if not (a.ok and b.ok) or a.standins or b.standins or not isinstance(a.expr, sp.Symbol):
+        return None
+    if a.expr in b.expr.free_symbols:
+        return None
+    return sp.Eq(a.expr, b.expr, evaluate=False)
 
 
 def _bare_symbol(p: Parsed) -> bool:
@@ -296,10 +439,12 @@ def _conditions(text: str, conv: Converter):
     """(hypothesis, latex) for each inline relation of the prose that is a condition
     (after "let", "for", "if", "where", …) over scalar symbols."""
     for m in re.finditer(r"\$([^$]+)\$", text):
-        before = text[max(0, m.start() - 80):m.start()]
+        before = _prose_before(text, m.start())
         if not _CONDITION.search(before) and not re.search(r"[,(]\s*$", before.rstrip()[-3:]):
             continue
         latex = m.group(1)
+        if _WORD.search(re.sub(r"\\(?:text|mathrm|operatorname)\{[^{}]*\}", "", latex)):
+            continue        # prose read into the formula
         for expr in _relations_of(latex, conv):
             yield expr, latex
 

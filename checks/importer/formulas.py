@@ -758,12 +758,21 @@ class Converter:
         letter = join(arg).strip()
         what = {"E": "expectation", "P": "probability", "Pr": "probability",
                 "Prob": "probability", "I": "indicator"}[letter]
+        head_end = j
+        scripts = {}
         while j < len(toks) and toks[j] in ("_", "^"):
-            _, j = self._group(toks, j + 1)
+            arg_, j2 = self._group(toks, j + 1)
+            scripts.setdefault(toks[j], arg_)
+            j = j2
         if j < len(toks) and toks[j] in ("[", "(", "\\{", "{"):
             k = _match(toks, j)
             end = k + 1
             body = toks[j + 1:k]
+            if what == "expectation" and "^" not in scripts:
+                got = self._linear(join(toks[i:head_end]), scripts.get("_"), body, used)
+                if got is not None:
+                    put(got)
+                    return end
         elif j < len(toks) and toks[j] == "\\|":
             k = j + 1
             while k < len(toks) and toks[k] != "\\|":
@@ -785,6 +794,78 @@ class Converter:
         kind = OPAQUE if what == "indicator" else PROBABILISTIC
         put(self._standin(latex, what, kind, stem, used, nonnegative=what != "expectation"))
         return end
+
+    def _linear(self, head: str, sub, body, used) -> str | None:
+        """``\\mathbb{E}_\\xi[…]`` by linearity: a sum is a sum of expectations, and the
+        factors of a term that are constants for it leave it — numbers, and, where the
+        expectation names its variable (``E_\\xi``, ``E_{\\zeta_t}``), the factors that do
+        not mention it, provided one factor of the term does
+        (``\\mathbb{E}_\\xi[2\\eta\\|\\nabla l_\\xi - \\nabla l\\|\\,\\|\\theta_t - \\theta^*\\|]`` is
+        ``2\\eta\\|\\theta_t-\\theta^*\\|\\,\\mathbb{E}_\\xi[\\|\\nabla l_\\xi-\\nabla l\\|]``), and a whole
+        term that does not mention it, provided another term does: what the content prints
+        beside the variable is held fixed by the expectation
+        (``\\mathbb{E}_\\xi[(g_\\xi - \\gamma\\nabla l)^T(\\theta_t-\\theta^*)]`` is
+        ``\\mathbb{E}_\\xi[g_\\xi^T(\\theta_t-\\theta^*)] - \\gamma\\nabla l^T(\\theta_t-\\theta^*)``).  A placeholder
+        for the result, or None where nothing leaves (the whole is then one stand-in, as
+        printed) or the content does not read as a scalar expression."""
+        mark = self.table.checkpoint()
+        try:
+            inner = self._parse_sum(self.rewrite(body, set(), 1))
+            expr = self._excess(self._restore(inner))
+        except Exception:  # noqa: BLE001 - no reading: the whole stays one stand-in
+            self.table.rollback(mark)
+            return None
+        if sp.count_ops(expr) > 200:
+            self.table.rollback(mark)
+            return None
+        variables = _variables(sub) if sub else None
+
+        def mentions(sym) -> bool:
+            info = self.table.symbols.get(sym.name)
+            text = canonical(info.latex) if info is not None and info.latex else sym.name
+            return variables is None or any(v in text.split() for v in variables)
+
+        changed = False
+        parts = []
+        terms = sp.Add.make_args(sp.expand_mul(expr))
+        # the variable printed in some term: what the others print is held fixed
+        named = variables is not None and any(mentions(x) for x in expr.free_symbols)
+        for term in terms:
+            coeff, factors = term.as_coeff_mul()
+            if variables is None:
+                random = [f for f in factors if f.free_symbols]
+            else:
+                random = [f for f in factors if any(mentions(x) for x in f.free_symbols)]
+                if not random and not named:
+                    # nothing names the variable: a stand-in may still depend on it
+                    # (θ_{t+1} on ζ_t); only the parameters leave
+                    random = [f for f in factors if any(self.table.is_opaque(x)
+                                                        for x in f.free_symbols)]
+            constant = [f for f in factors if f not in random]
+            parts.append((coeff * sp.Mul(*constant), sp.Mul(*random)))
+            changed |= coeff != 1 or bool(constant)
+        if not changed and len(terms) == 1:
+            self.table.rollback(mark)
+            return None
+        out = sp.Integer(0)
+        for c, r in parts:
+            if r == 1:
+                out += c
+                continue
+            names = {x: self.table.symbols[x.name].latex or x.name for x in r.free_symbols
+                     if x.name in self.table.symbols}
+            inside = sp.latex(r, symbol_names=names)
+            latex = head + (f"_{{{join(sub)}}}" if sub else "") + "[" + inside + "]"
+            out += c * self.table.standin(latex, "expectation", PROBABILISTIC,
+                                          sanitize("E_" + _slug(tokens(inside))))
+        keep = {x.name for x in out.free_symbols}
+        self.table.rollback(mark, keep)
+        used |= keep
+        ph = {x: sp.Symbol(self._ph(x.name).replace("{", "").replace("}", ""))
+              for x in out.free_symbols}
+        code = "s" + _letters(len(self._subs) + 1)
+        self._subs[f"v_{code}"] = out.xreplace(ph)
+        return f"v_{{{code}}}"
 
     # ------------------------------------------------------------------ parsing
     def _parse_sum(self, text: str):
@@ -1076,6 +1157,18 @@ def _split_top(toks, sep) -> list:
             cur.append(t)
     parts.append(cur)
     return parts
+
+
+def _variables(sub) -> list[str]:
+    """The variables an expectation's subscript names (``\\xi``, ``\\zeta`` of
+    ``\\boldsymbol{\\zeta}_t,\\xi``; ``s`` of ``s\\sim\\mathbb{P}``), as canonical tokens."""
+    out = []
+    for part in _split_top([t for t in sub if not t.isspace()], ","):
+        part = _split_top(part, "\\sim")[0] if "\\sim" in part else part
+        toks = canonical(join(part)).split()
+        if toks:
+            out.append(toks[0])
+    return out
 
 
 def _mentions_law(toks) -> bool:

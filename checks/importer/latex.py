@@ -176,8 +176,25 @@ def split_rows(latex: str) -> list[Row]:
     return rows
 
 
+def _stacked(toks, i) -> str | None:
+    """The relation ``\\stackrel{top}{rel}`` / ``\\overset{top}{rel}`` prints: the relation
+    under the annotation (``\\stackrel{(a)}{\\leq}`` is ≤), a definition (``:=``) where the
+    annotation is Δ or "def" over ``=``; None where the lower part is not a relation."""
+    a = _skip_group(toks, i + 1)
+    b = _skip_group(toks, a)
+    top = re.sub(r"[{}\s]", "", join(toks[i + 1:a]))
+    low = re.sub(r"[{}\s]", "", join(toks[a:b]))
+    rel = RELATIONS.get(low) if low != "\\stackrel" else None
+    if rel == "=" and re.fullmatch(r"\\(?:Delta|triangle|triangleq)|\\text(?:rm)?def|def|:", top):
+        return ":="
+    return rel
+
+
 def _is_relation(toks, i) -> str | None:
     t = toks[i]
+    if t in ("\\stackrel", "\\overset"):
+        rel = _stacked(toks, i)
+        return rel if rel is not None else (t if t == "\\stackrel" else None)
     if t in RELATIONS:
         if t == "=" and i > 0 and toks[i - 1] == ":":
             return None  # handled at ':'
@@ -218,7 +235,7 @@ def split_relations(rows: list[Row]) -> tuple[list[Side], list[str]]:
             if rel is not None and not _inside_script(toks, i):
                 if rel == ":=" and t == ":":
                     i += 1
-                elif t == "\\stackrel":
+                elif t in ("\\stackrel", "\\overset"):
                     i = _skip_group(toks, _skip_group(toks, i + 1)) - 1
                 sides.append(Side(join(cur).strip(), cur_row))
                 rels.append(RELATIONS.get(rel, rel) or rel)
@@ -494,7 +511,7 @@ def _top_sum(items) -> bool:
 
 
 def _flat(items) -> str:
-    if isinstance(items, list):
+    if isinstance(items, (list, tuple)):
         return "{" + " ".join(_flat(i) for i in items) + "}"
     return items
 
@@ -512,3 +529,230 @@ def canonical(latex: str) -> str:
     toks = [t for t in tokens(s) if not t.isspace()]
     items, _ = _groups(toks)
     return " ".join(_flat(i) for i in _norm_items(items))
+
+
+# ----------------------------------------------------------------------------- gist
+#: operators over an index whose printed range a shorthand may leave out (``\sum_t`` for
+#: ``\sum_{t=0}^{T}``, ``\min_t`` for ``\min_{t\in[0,T]}``)
+_RANGED = {"\\sum", "\\prod", "\\min", "\\max", "\\sup", "\\inf"}
+#: letters a paper applies to the current point (``g_\xi`` for ``g_\xi(\theta_t)``)
+_POINT_FUNCTIONS = {"f", "g", "h", "l", "F", "\\ell", "\\psi", "\\phi", "\\varphi"}
+_DECOR = {"_", "^", "'"}
+
+
+def _is_atom(items) -> bool:
+    """One symbol with its sub/superscripts and primes: ``\\theta _ t``, ``x _ k``, ``w '``."""
+    if not items or not isinstance(items[0], str):
+        return False
+    head = items[0]
+    if not (re.fullmatch(r"[A-Za-z]", head) or (head.startswith("\\") and head[1:].isalpha()
+                                                and head not in RELATIONS and head not in
+                                                ("\\nabla", "\\partial", "\\sum", "\\|"))):
+        return False
+    k = 1
+    while k < len(items):
+        if items[k] == "'":
+            k += 1
+        elif items[k] in ("_", "^") and k + 1 < len(items):
+            k += 2
+        else:
+            return False
+    return True
+
+
+def _close(items, k, open_="(", close=")") -> int | None:
+    depth = 0
+    for m in range(k, len(items)):
+        if items[m] == open_:
+            depth += 1
+        elif items[m] == close:
+            depth -= 1
+            if depth == 0:
+                return m
+    return None
+
+
+def _cancel(items: list) -> list:
+    """``a - b + b`` as ``a``: signed top-level terms that cancel in pairs are dropped."""
+    terms, cur, sign, depth = [], [], "+", 0
+    for it in items:
+        if isinstance(it, list):
+            cur.append(it)
+            continue
+        if it in ("(", "[", "\\{"):
+            depth += 1
+        elif it in (")", "]", "\\}"):
+            depth -= 1
+        if depth == 0 and it in ("+", "-") and cur:
+            terms.append((sign, cur))
+            cur, sign = [], it
+            continue
+        if depth == 0 and it in ("+", "-") and not cur:
+            sign = "-" if (sign == "-") != (it == "-") else "+"
+            continue
+        cur.append(it)
+    if cur:
+        terms.append((sign, cur))
+    if len(terms) < 3:
+        return items
+    keep = list(terms)
+    changed = False
+    for a in range(len(keep)):
+        if keep[a] is None:
+            continue
+        for b in range(a + 1, len(keep)):
+            if keep[b] is not None and keep[a][0] != keep[b][0] and keep[a][1] == keep[b][1]:
+                keep[a] = keep[b] = None
+                changed = True
+                break
+    if not changed:
+        return items
+    out = []
+    for t in keep:
+        if t is None:
+            continue
+        if out or t[0] == "-":
+            out.append(t[0])
+        out.extend(t[1])
+    return out
+
+
+def _gist_items(items: list) -> list:
+    items = [_gist_items(it) if isinstance(it, list) else it for it in items]
+    out = list(items)
+    # \sum_{t=0}^{T} -> \sum_t, \min_{t\in[0,T]} -> \min_t
+    k = 0
+    while k < len(out):
+        if isinstance(out[k], str) and out[k] in _RANGED and k + 2 < len(out) and out[k + 1] == "_":
+            arg = out[k + 2]
+            index = arg[0] if isinstance(arg, list) and arg else arg
+            if isinstance(index, str):
+                out[k + 2] = index
+            if out[k] in ("\\sum", "\\prod") and k + 4 < len(out) and out[k + 3] == "^":
+                del out[k + 3:k + 5]
+        k += 1
+    # g_\xi(\theta_t) -> g_\xi: the point a function is applied at, left out in a shorthand
+    k = 0
+    while k < len(out):
+        if isinstance(out[k], str) and out[k] in _POINT_FUNCTIONS:
+            j = k + 1
+            while j < len(out) and isinstance(out[j], str) and out[j] in _DECOR:
+                j += 1 if out[j] == "'" else 2
+            if j < len(out) and out[j] == "(":
+                m = _close(out, j)
+                if m is not None and _is_atom(out[j + 1:m]):
+                    del out[j:m + 1]
+        k += 1
+    # a - b + b -> a inside a norm or a bracket
+    k = 0
+    while k < len(out):
+        if isinstance(out[k], str) and out[k] in ("\\|", "(", "["):
+            close = {"\\|": "\\|", "(": ")", "[": "]"}[out[k]]
+            m = None
+            if close == "\\|":
+                m = next((x for x in range(k + 1, len(out)) if out[x] == "\\|"), None)
+            else:
+                m = _close(out, k, out[k], close)
+            if m is not None:
+                inner = _cancel(out[k + 1:m])
+                out[k + 1:m] = inner
+                k += len(inner) + 1
+        k += 1
+    return out
+
+
+@functools.lru_cache(maxsize=16384)
+def gist(latex: str) -> str:
+    """A looser normal form than :func:`canonical`, for reading a declared meaning written
+    in a shorthand: besides what :func:`canonical` normalises, the range of a sum or an
+    extremum is reduced to its index (``\\sum_t`` is ``\\sum_{t=0}^{T}``), the point a
+    function letter is applied at is left out (``g_\\xi`` is ``g_\\xi(\\theta_t)``,
+    ``\\nabla f`` is ``\\nabla f(x_k)``), and terms that cancel inside a norm or a bracket
+    are dropped (``\\|a - b + b\\|`` is ``\\|a\\|``).  Two quantities with one gist are
+    the same only where nothing else has that gist: callers require a unique match."""
+    return " ".join(_flat(i) for i in _gist_tree(latex))
+
+
+@functools.lru_cache(maxsize=16384)
+def _gist_tree(latex: str) -> tuple:
+    s = clean(latex)
+    s = re.sub(r"(?<!\\)\|\|", r"\\|", s)
+    toks = [t for t in tokens(s) if not t.isspace()]
+    items, _ = _groups(toks)
+    return tuple(_freeze(i) for i in _gist_items(_norm_items(items)))
+
+
+def _freeze(item):
+    return tuple(_freeze(i) for i in item) if isinstance(item, list) else item
+
+
+#: font commands a declared meaning may leave out (``\mathcal A`` printed, ``A`` declared)
+_FONTS = {"\\mathcal", "\\mathscr", "\\mathfrak"}
+#: operators whose subscript is no index but what they average over (``\\mathbb E_\\xi``)
+_NOT_INDEXED = {"\\mathbb", "\\Pr", "\\operatorname"}
+#: the letters papers index iterates, samples and coordinates by
+_INDEX_LETTERS = {"i", "j", "k", "l", "m", "n", "s", "t", "\\tau"}
+
+
+def _unfonted(items) -> list:
+    return [_unfonted(i) if isinstance(i, tuple) else i for i in items if i not in _FONTS]
+
+
+def _index_script(items, k: int) -> bool:
+    """``items[k:k+2]`` is an index a shorthand leaves out: a subscript (``_k``,
+    ``_{i\\in\\mathcal S_k}``) or a parenthesised superscript (``^{(i)}``) — not a power."""
+    if k + 1 >= len(items):
+        return False
+    arg = items[k + 1]
+    if items[k] == "_":
+        # an index letter, alone or ranging (``_{i\\in\\mathcal S_k}``, ``_{t=0}``), not a
+        # parameter (``\\mathcal D_\\alpha``, ``\\sigma_{\\mathrm{DP}}``, ``x_0``)
+        head = arg[0] if isinstance(arg, list) and arg else arg
+        rest = arg[1] if isinstance(arg, list) and len(arg) > 1 else None
+        return head in _INDEX_LETTERS and (rest is None or rest in ("\\in", "=", "\\le",
+                                                                   "\\leq", "<"))
+    return items[k] == "^" and isinstance(arg, list) and len(arg) >= 3 \
+        and arg[0] == "(" and arg[-1] == ")"
+
+
+def _abbrev(short: list, full: list) -> bool:
+    i = j = 0
+    while i < len(short) and j < len(full):
+        a, b = short[i], full[j]
+        if isinstance(a, list) != isinstance(b, list):
+            return False
+        if isinstance(a, list):
+            if not _abbrev(a, b):
+                return False
+        elif a != b:
+            return False
+        i, j = i + 1, j + 1
+        # a letter (or \sum) the shorthand prints bare: the full form's indices left out
+        if isinstance(a, str) and a not in _NOT_INDEXED and (i < 2 or short[i - 2]
+                                                              not in _NOT_INDEXED) \
+                and (re.fullmatch(r"[A-Za-z]", a) or a in _RANGED
+                                   or (a.startswith("\\") and a[1:].isalpha()
+                                       and a not in RELATIONS and a not in ("\\nabla",
+                                                                            "\\partial"))):
+            nxt = short[i] if i < len(short) else None
+            while j < len(full) and full[j] in ("_", "^") and nxt != full[j] \
+                    and _index_script(full, j):
+                j += 2
+    return i == len(short) and j == len(full)
+
+
+def abbreviates(short: str, full: str) -> bool:
+    """``short`` is ``full`` written with indices left out, as a declared meaning may be
+    (``\\mathbb E_k\\|\\sum h g\\|^2`` for the printed
+    ``\\mathbb{E}_{k}\\|\\sum_{i\\in\\mathcal{S}_{k}}h_{k}^{(i)}\\boldsymbol{g}_{k}^{(i)}\\|^{2}``):
+    in the :func:`gist` of both, every symbol ``short`` prints bare may carry a subscript
+    or a parenthesised superscript in ``full``; everything else (powers, primes, the
+    indices ``short`` does print) agrees.  A letter bare in one quantity and indexed in
+    another is the same only where nothing else reads so: callers require a unique match."""
+    a = _unfonted(_gist_tree(short))
+    b = _unfonted(_gist_tree(full))
+    return _abbrev(_thaw(a), _thaw(b))
+
+
+def _thaw(item):
+    return [_thaw(i) for i in item] if isinstance(item, (list, tuple)) else item

@@ -75,6 +75,13 @@ def _latex_end(s: str, i: int) -> int:
                 # the spoken form, which may open with the cell's relation and digits
                 # ("= - 2 italic_η"); a trailing , or . is the LaTeX's own
                 return i
+            if s[i] == " " and not re.search(r"\\[A-Za-z]+$", s[:i]) and (
+                    _is_prose(s[i:i + 40].split("$")[0])
+                    or re.match(r"\s+[A-Za-z][a-z]+[,.;:]?\s+\S*?[^\x00-\x7f]", rest)):
+                # a rendering without the spoken form: the prose goes on after the
+                # LaTeX (" are two roots of f(β)…", ", then β(0,β1]…" before the next
+                # formula's visible form): LaTeX puts no words at its top level
+                return i
         c = s[i]
         if c == "\\":
             m = re.match(r"\\([A-Za-z]+)", s[i:])

@@ -153,6 +153,18 @@ class SymbolTable:
             self.symbols[name] = info
         return sp.Symbol(name, real=True)
 
+    def checkpoint(self):
+        """A mark to :meth:`rollback` to."""
+        return set(self.symbols)
+
+    def rollback(self, mark, keep=frozenset()) -> None:
+        """Drop the symbols made since ``mark`` (but those in ``keep``): what was read
+        while trying a reading that was then not taken."""
+        for name in (set(self.symbols) - mark) - set(keep):
+            info = self.symbols.pop(name, None)
+            if info is not None and info.standin is not None:
+                self._by_latex = {k: v for k, v in self._by_latex.items() if v != name}
+
     def is_probabilistic(self, sym) -> bool:
         info = self.symbols.get(str(sym))
         return bool(info and info.standin and info.standin.kind == PROBABILISTIC)

@@ -151,13 +151,19 @@ def o_form(stmt, ev: Evaluator, plan: SearchPlan, *, budget: int, seed: int) -> 
     # the random search first: the largest constant needed, and a base for the paths
     srch = search(stmt, Evaluator(stmt, ev.provs, space, seed=ev.seed), plan,
                   budget=max(1, min(budget, plan.random) // 2), seed=seed, confirm=False)
+    n_bases = max(1, plan.bases)
     if srch.witness is not None and srch.tested and plan.bases == 1:
-        # one base: the search's tightest scenario (several: the anchors' own, each
-        # labelled by its targets)
+        # one base: the search's tightest scenario, and the first anchor's too (several:
+        # the anchors' own, each labelled by its targets).  The tightest scenario alone
+        # may sit in a corner where every path is flat (a truth the provider now answers
+        # at T = 1, q = 1 moved it there and lost a path that grows from the anchor's
+        # base): a path's growth depends on where it starts, so two starts, each with
+        # its own budget
         w = ev.admit(space.admissible({k: float(x) for k, x in srch.witness.items()
                                        if k in {d.sym.name for d in space.doms}}))
         if w is not None:
             bases.insert(0, ("the search's tightest scenario", w))
+            n_bases = min(2, len(bases))
     paths: dict[str, list[dict]] = {}
     measured: dict[str, bool] = {}
     rank: dict[str, int] = {}
@@ -165,17 +171,17 @@ def o_form(stmt, ev: Evaluator, plan: SearchPlan, *, budget: int, seed: int) -> 
     order = {nm: i for i, nm in enumerate(plan.variables or ())}
     paths.update(provider_paths(ev, bases[-1][1] if bases else {}))
     cut: list = []
-    for i, (label, b) in enumerate(bases[:max(1, plan.bases)]):
+    for i, (label, b) in enumerate(bases[:n_bases]):
         for name, var, pts in parameter_paths(
                 ev, b, variables=plan.variables, steps=plan.path_steps,
-                factor=plan.path_factor, prefix=f"{label}: " if plan.bases > 1 else "",
+                factor=plan.path_factor, prefix=f"{label}: " if n_bases > 1 else "",
                 cut=cut):
             paths[name] = pts
             measured[name] = plan.measured is None or var in plan.measured
             rank[name] = order.get(var, 0)
             group[name] = i
     # truth evaluations on the paths, a budget per base (the provider's paths: the first's)
-    left = {i: _path_budget(budget) for i in range(max(1, plan.bases))}
+    left = {i: _path_budget(budget) for i in range(n_bases)}
     rows, per_path, confirmations = [], {}, {}
     worst = None
     for name, pts in paths.items():

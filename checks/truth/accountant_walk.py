@@ -52,6 +52,7 @@ import math
 import numpy as np
 from scipy.special import gammaln, log_ndtr
 
+from checks.truth.accountant_fft import linear_canary_exact
 from checks.truth.divergences import lse as _lse
 from checks.truth.losses import Scenario
 
@@ -108,7 +109,7 @@ def _tilt_coeffs(a: float, q: float, r2: float) -> np.ndarray:
     def one(m: int) -> np.ndarray:
         k = np.arange(m + 1)
         return _log_binom(m, q) + k * (k - 1) * r2 / 2
-    lo_ = int(math.floor(a))
+    lo_ = math.floor(a)
     if a == lo_:
         return one(lo_)
     th = a - lo_
@@ -246,7 +247,6 @@ def walk_bracket(s: Scenario, alpha: float, T: int):
     in both orders (module docstring), or None where the scenario is not a linear canary
     against zero-loss data on a domain (or the closed form cannot be evaluated).  The
     bounds may be loose (even [0, ∞]) where the projection is active."""
-    from checks.truth.accountant_fft import linear_canary_exact
     if not applies(s):
         return None
     a, T = float(alpha), int(T)

@@ -62,22 +62,31 @@ def _check(prov, expr=a, *hyps, seed=0, budget=40):
 
 
 A_BOX = asm(a <= 4)
+#: the prefix of a path from the random search's tightest scenario (one-base plans start
+#: paths there and from the first anchor's base, each path named by its base)
+TIGHT = "the search's tightest scenario: "
+
+
+def _from_tightest(out) -> dict:
+    """The paths from the search's tightest scenario, by their bare names."""
+    return {nm[len(TIGHT):]: v for nm, v in out.paths.items() if nm.startswith(TIGHT)}
 
 
 def test_a_ratio_growing_tenfold_per_step_along_one_parameter_is_violated_there():
     out = _check(Known("toy-o-T", lambda v: v["a"] * v["T"]), a, A_BOX)
     assert out.tested and out.violated, out.detail
-    assert out.witness["path"] == "T → ∞"
+    assert out.witness["path"] == TIGHT + "T → ∞"
     assert "no constant works — truth/expr grows ×1e+04" in out.detail
-    lo, hi = out.paths["T → ∞"]
+    paths = _from_tightest(out)
+    lo, hi = paths["T → ∞"]
     assert hi / lo == pytest.approx(1e4, rel=1e-6)           # ×10 per step, 4 steps
     # the witness is the path's last point: ratio T there
     assert out.ratio == pytest.approx(float(out.witness["T"]), rel=1e-6)
     # along a the ratio (= T) does not move (a base at a = 4 has no path toward 4)
-    a_paths = [nm for nm in out.paths if nm.startswith("a → ")]
+    a_paths = [nm for nm in paths if nm.startswith("a → ")]
     assert a_paths and set(a_paths) <= {"a → 4", "a → 0"}
     for name in a_paths:
-        assert out.paths[name][0] == pytest.approx(out.paths[name][1])
+        assert paths[name][0] == pytest.approx(paths[name][1])
 
 
 def test_a_bounded_ratio_holds_with_its_constant():
@@ -85,7 +94,7 @@ def test_a_bounded_ratio_holds_with_its_constant():
     assert out.tested and not out.violated, out.detail
     assert out.ratio == pytest.approx(3.0, rel=1e-6)
     # T → ∞ and a toward its ends (a base at a = 4 has no path toward 4)
-    assert {"T → ∞"} < set(out.paths) <= {"T → ∞", "a → 4", "a → 0"}
+    assert {"T → ∞"} < set(_from_tightest(out)) <= {"T → ∞", "a → 4", "a → 0"}
     assert f"stays bounded on {len(out.paths)} paths (largest constant needed ≈ 3)" \
         in out.detail
     assert all(lo == pytest.approx(3.0) and hi == pytest.approx(3.0)
@@ -103,7 +112,7 @@ def test_growth_must_be_at_least_twofold_per_step(power, violated):
 def test_growth_that_ends_below_one_is_not_a_violation():
     out = _check(Known("toy-o-small", lambda v: 1e-12 * v["a"] * v["T"]), a, A_BOX)
     assert not out.violated, out.detail
-    lo, hi = out.paths["T → ∞"]
+    lo, hi = _from_tightest(out)["T → ∞"]
     assert hi / lo == pytest.approx(1e4, rel=1e-6) and hi < 1
 
 
@@ -112,8 +121,8 @@ def test_the_plans_first_parameter_leads_among_unbounded_paths(variables, leader
     prov = Known(f"toy-o-order-{leader}", lambda v: v["a"] * v["T"],
                  plan=SearchPlan(variables=variables))
     out = _check(prov, sp.Integer(1))
-    assert out.violated and out.witness["path"] == leader, out.detail
-    assert {"a → ∞", "T → ∞"} <= set(out.paths)
+    assert out.violated and out.witness["path"] == TIGHT + leader, out.detail
+    assert {"a → ∞", "T → ∞"} <= set(_from_tightest(out))
 
 
 class LowerOnly(Known):
@@ -147,7 +156,24 @@ def test_unresolved_truths_give_way_to_the_lower_bound_confirmed_at_50_digits():
     assert len(ratios) == 4 and all(r2 / r1 == pytest.approx(10) for r1, r2 in
                                     zip(ratios, ratios[1:]))
     assert out.witness["method"] == "toy lower bound"
-    assert prov.precise_calls == 4
+    # four 50-digit lower bounds per growing path confirmed (one per base here)
+    assert prov.precise_calls == 4 * out.detail.count("ratios at 50 digits") >= 4
+
+
+def test_a_path_flat_from_the_tightest_scenario_but_growing_from_the_anchor_is_violated():
+    """The search's tightest scenario sits where every path is flat (a > 2: truth 10⁹);
+    from the anchor's base (a = 1/2) the ratio grows ×10 per step along T: one base
+    alone (the tightest) missed it, as noisy-sgd's D → 0 path was missed once the
+    accountant answered at a corner."""
+    prov = Known("toy-o-two-bases", lambda v: 1e9 if v["a"] > 2 else 1e-3 * v["a"] * v["T"],
+                 anchors=[{"a": 0.5}])
+    out = _check(prov, sp.Integer(1), A_BOX)
+    assert out.violated, out.detail
+    assert out.witness["path"] == "a = 0.5: T → ∞"
+    lo, hi = out.paths["a = 0.5: T → ∞"]
+    assert hi / lo == pytest.approx(1e4, rel=1e-6)
+    flat = _from_tightest(out)["T → ∞"]
+    assert flat[0] == pytest.approx(flat[1]) == pytest.approx(1e9)
 
 
 def test_growth_shown_only_by_an_unconfirmed_lower_bound_is_not_a_violation():
