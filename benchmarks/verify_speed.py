@@ -17,6 +17,7 @@ import argparse
 import json
 import os
 import resource
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -31,6 +32,8 @@ def main(argv=None) -> int:
     ap.add_argument("--budget", type=int, default=None)
     ap.add_argument("--top", type=int, default=12, help="slowest checks to list")
     ap.add_argument("--repeat", type=int, default=1, help="cold runs, back to back")
+    ap.add_argument("--keep", metavar="FILE", default=None,
+                    help="also copy the last run's JSON output to FILE")
     ap.add_argument("ids", nargs="*")
     args = ap.parse_args(argv)
 
@@ -80,6 +83,8 @@ def _run(args, env):
             return proc.returncode
         with open(out) as fh:
             data = json.load(fh)
+        if args.keep:
+            shutil.copyfile(out, args.keep)
     # CPU of the command and every process below it (the worker server and the workers,
     # which the command never waits for, so its rusage lacks them): their last reading in
     # /proc, up to 0.1 s of each process's end missed; the rusage where /proc is absent
