@@ -315,6 +315,14 @@ def repair_row(loc, report, ctx: RowContext, opts, *, budget: int = DEFAULT_BUDG
             seen_finite = seen_finite or got == "ok"
         return seen_finite
 
+    def edit_dims(ed) -> str:
+        """The dimensions of the line under the single edit ``ed`` (as :func:`_dims`)."""
+        built = _build(_Cand((ed,)), targets, own_defs, st, hyps)
+        if built is None:
+            return ""
+        lhs, rhs, _, def_rels = built
+        return _dims(ctx.table, st.rel.sympy(lhs, rhs), def_rels)
+
     def judge(cand: _Cand) -> Repair | None:
         """Guard, then judge one candidate; None unless it holds."""
         built = _build(cand, targets, own_defs, st, hyps)
@@ -370,6 +378,11 @@ def repair_row(loc, report, ctx: RowContext, opts, *, budget: int = DEFAULT_BUDG
 
     # 1. one edit
     passing = [ed for ed in singles if screen_single(ed)]
+    if orig_dims == "inconsistent":
+        # the printed line's dimensions do not match: a misprint is then the likeliest
+        # reading, and the edits under which they match are judged first (a stable sort:
+        # the families' order within each group)
+        passing.sort(key=lambda ed: edit_dims(ed) != "consistent")
     stop = budget - HYPOTHESIS_JUDGEMENTS
     for ed in passing:
         if state["judged"] >= stop:

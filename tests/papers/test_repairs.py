@@ -41,15 +41,6 @@ def _statement(result_id: str):
                               driver=repair.statements_driver())
 
 
-#: why (28)'s η⁴ repair is not found since its α is Lemma C.1's (0 < α < 1) and its moments
-#: a law's: the screen had discarded the square-root edits at the old witness α = 1,
-#: E[h] = 1, E[h²] = 0 (no admissible point); at admissible points they survive, the first
-#: judged comes out SUPPORTED and the search stops (AFTER_FOUND) before the PROVED
-#: factor-dropped edit η² in place of η⁴ — a question for the repair search's order
-ETA4 = ("the repair search stops after a SUPPORTED square-root edit before the PROVED "
-        "η⁴ → η² edit, now that no inadmissible witness screens the square-root edits out")
-
-
 @pytest.mark.parametrize("step_id, summary", [
     ("nsgd:lem-c.1/iii-1", "misprint? holds with 1 − τ₁ in place of τ₁ (right side)"),
     ("nsgd:lem-d.1/small/line-1", "misprint? holds with c² on the left side"),
@@ -59,8 +50,7 @@ ETA4 = ("the repair search stops after a SUPPORTED square-root edit before the P
      "misprint? holds with log(n/γ) in place of log(1/γ) (in the definition of γ̃)"),
     ("dice:thm-a.3/sum-eps", "misprint? holds with t + 1 in place of t throughout the "
                              "right side"),
-    pytest.param("nsgd:thm-3.2/eq-28", "misprint? holds with η² in place of η⁴ (right side)",
-                 marks=pytest.mark.xfail(strict=True, reason=ETA4)),
+    ("nsgd:thm-3.2/eq-28", "misprint? holds with η² in place of η⁴ (right side)"),
 ])
 def test_misprint_rows_get_the_named_repair(step_id, summary):
     found = _row(step_id)
@@ -69,16 +59,20 @@ def test_misprint_rows_get_the_named_repair(step_id, summary):
     assert found.repairs[0].verdict in ("PROVED", "SUPPORTED")
 
 
-@pytest.mark.xfail(strict=True, reason=ETA4)
 def test_the_eta4_misprint_of_28_is_proved():
+    """(28)'s printed line is dimension-inconsistent (η⁴ where η² fits): the edits under
+    which its dimensions match are judged first, and the η² one is PROVED — at its
+    realisable witness six dimension-inconsistent edits pass the screen, and judged in the
+    families' order they used up the budget before it."""
     assert _row("nsgd:thm-3.2/eq-28").repairs[0].verdict == "PROVED"
 
 
 def test_the_misprints_that_are_proved():
-    """Four of the six repaired lines are PROVED (the Hölder exponent of the fifth,
-    2α/(1 + α), is beyond the prover: SUPPORTED there; (28)'s: ETA4)."""
+    """Five of the six repaired lines are PROVED (the Hölder exponent of the sixth,
+    2α/(1 + α), is beyond the prover: SUPPORTED there)."""
     for step_id in ("nsgd:lem-c.1/iii-1", "nsgd:lem-d.1/small/line-1",
-                    "holder:thm-7/chernoff-a-probability", "dice:thm-a.3/sum-eps"):
+                    "holder:thm-7/chernoff-a-probability", "dice:thm-a.3/sum-eps",
+                    "nsgd:thm-3.2/eq-28"):
         assert _row(step_id).repairs[0].verdict == "PROVED", step_id
 
 
