@@ -83,7 +83,7 @@ def _run(args, env):
             return proc.returncode
         with open(out) as fh:
             data = json.load(fh)
-        if args.keep:
+        if getattr(args, "keep", None):
             shutil.copyfile(out, args.keep)
     # CPU of the command and every process below it (the worker server and the workers,
     # which the command never waits for, so its rusage lacks them): their last reading in
