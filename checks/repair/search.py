@@ -722,6 +722,30 @@ def _pair_violated(pts, le, re_, targets, op) -> bool:
 
 # --------------------------------------------------------------------------------------
 # rows judged by an oracle, and typed statements
+def _witness_candidates(free, hypotheses, witness, ctx: RowContext, rnd: Renderer):
+    """What a hypothesis repair judged by an oracle or a statement check starts from:
+    the symbols of the line and of its hypotheses in force, those relations, the
+    witness's test points and the candidate hypotheses — ``(syms, in_force, wpts,
+    cands)``."""
+    syms = set(free)
+    in_force = [h.expr for h in hypotheses if h.expr is not None]
+    for e in in_force:
+        syms |= e.free_symbols
+    w = _partial_values(witness, syms)
+    wpts = [_points(w, {})] if w else []
+    cands = H.candidates(set(w), in_force, wpts, paper=ctx.paper_hyps, cited=ctx.cited,
+                         dim_of=ctx.dim_of, witness=w, text=rnd.text)
+    return syms, in_force, wpts, cands
+
+
+def _viable(c, wpts, in_force, opts, seed: int) -> bool:
+    """A hypothesis candidate worth a judgement: it excludes every witness found so far,
+    does not pin a quantity to a boundary, and leaves the hypotheses in force admissible."""
+    return (all(H._violated_at(c.expr, p) for p in wpts)
+            and not pins(c.expr, in_force, opts)
+            and admissible(in_force + [c.expr], seed=seed))
+
+
 def repair_oracle_row(loc, report, ctx: RowContext, opts, *, budget: int = DEFAULT_BUDGET,
                       max_edits: int = DEFAULT_EDITS, runs: int = 3) -> Finding:
     """Hypothesis repairs of a line an oracle refuted: each candidate judged by the
@@ -733,23 +757,13 @@ def repair_oracle_row(loc, report, ctx: RowContext, opts, *, budget: int = DEFAU
     if fn is None:
         return not_searched(f"oracle {loc.step.oracle!r} is not registered")
     rnd = Renderer(ctx.table)
-    syms = set(loc.step.free_symbols)
-    in_force = [h.expr for h in loc.hypotheses if h.expr is not None]
-    for e in in_force:
-        syms |= e.free_symbols
-    w = _partial_values(report.counterexample, syms)
-    wpts = [_points(w, {})] if w else []
-    cands = H.candidates(set(w), in_force, wpts, paper=ctx.paper_hyps, cited=ctx.cited,
-                         dim_of=ctx.dim_of, witness=w, text=rnd.text)
+    syms, in_force, wpts, cands = _witness_candidates(
+        loc.step.free_symbols, loc.hypotheses, report.counterexample, ctx, rnd)
     out, n = [], 0
     for c in cands:
         if n >= min(runs, budget):
             break
-        if not all(H._violated_at(c.expr, p) for p in wpts):
-            continue
-        if pins(c.expr, in_force, opts):
-            continue
-        if not admissible(in_force + [c.expr], seed=_seed(loc.id, c.expr)):
+        if not _viable(c, wpts, in_force, opts, _seed(loc.id, c.expr)):
             continue
         a = Assumption(name=str(c.expr), expr=c.expr, where=c.where)
         n += 1
@@ -787,24 +801,14 @@ def repair_statement(result, stmt, outcome, ctx: RowContext, opts, *, driver,
     from theory.model import Assumption
 
     rnd = Renderer(ctx.table)
-    syms = set(stmt.free_symbols)
-    in_force = [h.expr for h in stmt.hypotheses if h.expr is not None]
-    for e in in_force:
-        syms |= e.free_symbols
-    w = _partial_values(outcome.witness, syms)
-    wpts = [_points(w, {})] if w else []
-    cands = H.candidates(set(w), in_force, wpts, paper=ctx.paper_hyps, cited=ctx.cited,
-                         dim_of=ctx.dim_of, witness=w, text=rnd.text)
+    syms, in_force, wpts, cands = _witness_candidates(
+        stmt.free_symbols, stmt.hypotheses, outcome.witness, ctx, rnd)
     out, n = [], 0
     label = getattr(stmt, "label", "")
     for c in cands:
         if n >= min(checks, budget):
             break
-        if not all(H._violated_at(c.expr, p) for p in wpts):
-            continue
-        if pins(c.expr, in_force, opts):
-            continue
-        if not admissible(in_force + [c.expr], seed=_seed(result.id, label, c.expr)):
+        if not _viable(c, wpts, in_force, opts, _seed(result.id, label, c.expr)):
             continue
         a = Assumption(name=str(c.expr), expr=c.expr, where=c.where)
         st2 = replace(stmt, hypotheses=tuple(stmt.hypotheses) + (a,))
