@@ -10,6 +10,7 @@ from checks.truth.divergences import sgm_rdp
 from checks.truth.accountant import AccountantError, certified_rdp
 from checks.truth.losses import linear_canary, make
 from checks.truth.accountant_fft import linear_canary_exact
+from checks.truth.reference_sgd import unprojected_linear_rdp
 
 QS = (0.1, 0.01, 0.001)
 SIGMAS = (0.5, 0.8, 1.0, 2.0)
@@ -215,32 +216,6 @@ def test_bracket_T1_against_mpmath_slow(a, sd, D):
     assert abs(r.forward - fw) <= r.error and abs(r.backward - bw) <= r.error
 
 
-
-def _gc_trapezoid(n, b, eta, sd, T, a):
-    """Unprojected linear canary (C = 1), last iterate after T steps, written out here
-    independently of the accountant: with the canary θ_T ~ Σ_k Binom(T, q)(k)·N(k·η/b,
-    T(ησ)²), without it N(0, T(ησ)²); log ∫ Q·(P/Q)^λ for λ = α and 1 − α by the trapezoid
-    rule in log space on 10⁵ points (spectrally accurate for these smooth integrands;
-    the accountant uses adaptive quadrature of the mixtures instead)."""
-    from scipy.special import gammaln, logsumexp
-    q, u, s = b / n, eta / b, eta * sd * math.sqrt(T)
-    k = np.arange(T + 1)
-    lw = gammaln(T + 1) - gammaln(k + 1) - gammaln(T - k + 1) + k * math.log(q) \
-        + (T - k) * math.log1p(-q)
-    span = a * T * u + 40 * s
-    x, h = np.linspace(-span, span, 100_001, retstep=True)
-    lr = logsumexp(lw[:, None] + (k[:, None] * u * x - (k[:, None] * u) ** 2 / 2) / s ** 2,
-                   axis=0)
-    lq = -x ** 2 / (2 * s ** 2) - math.log(s * math.sqrt(2 * math.pi))
-    out = []
-    for lam in (a, 1 - a):
-        f = lq + lam * lr
-        f[0] -= math.log(2)
-        f[-1] -= math.log(2)
-        out.append(float((logsumexp(f) + math.log(h)) / (a - 1)))
-    return out
-
-
 @pytest.mark.parametrize("q", (0.5, 0.001))
 @pytest.mark.parametrize("sig", (0.5, 2.0))
 def test_unprojected_T50_against_independent_quadrature(q, sig):
@@ -248,7 +223,8 @@ def test_unprojected_T50_against_independent_quadrature(q, sig):
     n, b, eta, T = int(round(10 / q)), 10, 0.1, 50
     s = linear_canary(n=n, b=b, eta=eta, C=1.0, sigma_dp=sig / 10, T=T)
     for a in (2, 8, 64, 256):
-        fw, bw = _gc_trapezoid(n, b, eta, sig / 10, T, a)
+        # the independent trapezoid of checks.truth.reference_sgd (C = 1: never clipped)
+        fw, bw = unprojected_linear_rdp(n, b, eta, 1.0, sig / 10, T, a)
 
         class _E:
             forward, backward = fw, bw
