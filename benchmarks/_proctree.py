@@ -31,10 +31,16 @@ class Tree:
         return max(self.peak.values(), default=0)
 
 
-def _read(root: int, tree: Tree) -> None:
-    tick = os.sysconf("SC_CLK_TCK")
+def descendant_cpu(root: int) -> dict[int, float]:
+    """utime + stime (seconds) of ``root`` and of every process below it, by pid, read
+    from /proc now (empty where /proc cannot be read)."""
+    tick = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
     parent, stat = {}, {}
-    for name in os.listdir("/proc"):
+    try:
+        names = os.listdir("/proc")
+    except OSError:
+        return {}
+    for name in names:
         if not name.isdigit():
             continue
         try:
@@ -44,13 +50,19 @@ def _read(root: int, tree: Tree) -> None:
             continue
         parent[int(name)] = int(fields[1])
         stat[int(name)] = (int(fields[11]) + int(fields[12])) / tick
-    rss_now = 0
+    out = {}
     for pid, cpu in stat.items():
         p = pid
         while p in parent and p != root and p > 1:
             p = parent[p]
-        if p != root:
-            continue
+        if p == root:
+            out[pid] = cpu
+    return out
+
+
+def _read(root: int, tree: Tree) -> None:
+    rss_now = 0
+    for pid, cpu in descendant_cpu(root).items():
         tree.cpu[pid] = cpu
         try:
             with open(f"/proc/{pid}/status") as fh:

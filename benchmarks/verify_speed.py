@@ -25,6 +25,9 @@ import time
 
 import numpy as np
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from _proctree import descendant_cpu  # noqa: E402  (the process-tree reader the other benchmarks use)
+
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -96,29 +99,7 @@ def _run(args, env):
 def _descendant_cpu(root: int, seen: dict) -> None:
     """Record utime + stime (seconds) of ``root`` and every descendant in ``seen``
     (Linux /proc; elsewhere nothing is recorded)."""
-    tick = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
-    parent: dict[int, int] = {}
-    cpu: dict[int, float] = {}
-    try:
-        names = os.listdir("/proc")
-    except OSError:
-        return
-    for name in names:
-        if not name.isdigit():
-            continue
-        try:
-            with open(f"/proc/{name}/stat") as fh:
-                fields = fh.read().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        parent[int(name)] = int(fields[1])
-        cpu[int(name)] = (int(fields[11]) + int(fields[12])) / tick
-    for pid in cpu:
-        p = pid
-        while p in parent and p != root and p > 1:
-            p = parent[p]
-        if p == root:
-            seen[pid] = cpu[pid]
+    seen.update(descendant_cpu(root))
 
 
 def _report(args, env, wall, cpu, load0, load1, data):
