@@ -795,9 +795,10 @@ def search_laws(conclusion, hypotheses, rvs, *, budget: int = 2000, seed: int = 
         if got is not None and got[0] > MIN_VIOLATION:
             found.append((got, pv, v))
     why = []
+    built: dict = {}          # the claim over laws (and its evaluator) per number of atoms
     for (viol, atoms, probs, ys), pv, v in found:
         cx = _certify_search(conclusion, hypotheses, rv, params, pv, atoms, probs,
-                             extras, ys, falsify)
+                             extras, ys, falsify, built)
         if isinstance(cx, str):
             why.append(cx)
             continue
@@ -902,15 +903,25 @@ def _simpler(x: float, sym) -> list:
 
 
 def _certify_search(conclusion, hypotheses, rv, params, pv, atoms, probs, extras, ys,
-                    falsify):
+                    falsify, built: dict):
     """A candidate of :func:`search_laws` re-checked exactly: (counterexample, instance)
-    or why not (str)."""
+    or why not (str).  ``built``: the claims over laws (and their evaluators) already
+    built by this search, per number of atoms — the same for every candidate."""
     order = list(np.argsort(probs))            # the heaviest atom last: its coordinate
     atoms, probs = atoms[order], probs[order]  # is the one the constraints fix
     probs = probs / probs.sum()
-    lc = law_claim(conclusion, hypotheses, [rv], atoms=len(probs))
+    if len(probs) not in built:
+        lc = law_claim(conclusion, hypotheses, [rv], atoms=len(probs))
+        try:
+            ev = falsify.SlackEvaluator(lc.claim) if lc is not None else None
+        except Exception as exc:         # an expression the evaluators cannot handle
+            ev = exc
+        built[len(probs)] = (lc, ev)
+    lc, ev = built[len(probs)]
     if lc is None:
         return "the moment constraints cannot be solved for an atom"
+    if isinstance(ev, Exception):
+        return f"{type(ev).__name__}: {ev}"
     _, at, weights = lc.laws[0]
     for shrink in (1.0, 1 - 1e-9, 1 - 1e-6):
         # floats: the confirmation tries their short rationalisations first
@@ -925,7 +936,6 @@ def _certify_search(conclusion, hypotheses, rv, params, pv, atoms, probs, extras
         for w, pr in zip(weights[:-1], probs[:-1]):
             point[w.name] = float(pr)
         try:
-            ev = falsify.SlackEvaluator(lc.claim)
             if any(x.name not in point for x in ev.syms):
                 return "a symbol of the claim over laws has no value"
             # shrunk toward simple values (Hypothesis-style), then confirmed exactly
