@@ -77,10 +77,13 @@ def _replace_numbers(e: sp.Basic, old: sp.Number, new: sp.Number) -> sp.Basic:
     if e.is_Number:
         return new if e == old else e
     if isinstance(e, sp.Pow):
-        return sp.Pow(_replace_numbers(e.base, old, new), e.exp)
+        base = _replace_numbers(e.base, old, new)
+        return e if base is e.base else sp.Pow(base, e.exp)
     if not e.args:
         return e
-    return e.func(*[_replace_numbers(a, old, new) for a in e.args])
+    args = [_replace_numbers(a, old, new) for a in e.args]
+    # a subtree without ``old`` is kept as it is (rebuilding it would re-evaluate it)
+    return e if all(a is b for a, b in zip(args, e.args)) else e.func(*args)
 
 
 def _constants(e: sp.Basic) -> set:

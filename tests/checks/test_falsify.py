@@ -213,3 +213,27 @@ def test_one_mode_sampling_equals_the_all_modes_path_bit_for_bit():
                 assert np.array_equal(alone, mixed[j:j + 1], equal_nan=True), (lo, hi, j)
                 checked += 1
     assert checked == len(bounds) * 2 * N_MODES * 40
+
+
+def test_exact_signs_substitute_once_and_refuse_a_power_out_of_reach():
+    """The exact sign of a witness substitutes its values by one rebuild of the tree (the
+    same value as ``subs``), keeps ``subs`` for a sum (its index is bound), and calls a
+    power whose exact value would need millions of bits undecided at once instead of
+    building it (a search that drove an integer exponent up once hung a run here)."""
+    from checks.falsify import ExactOutOfReach, _sign_exact, substitute_numbers
+    x, n = sp.symbols("x n", positive=True)
+    T = sp.Symbol("T", positive=True, integer=True)
+    k = sp.Symbol("k", integer=True)
+    e = (1 + 1 / n) ** T * sp.sqrt(x) - sp.Max(x, 3) / n + sp.log(n + x)
+    sub = {n: sp.Rational(7, 3), T: sp.Integer(12), x: sp.Rational(9, 4)}
+    assert substitute_numbers(e, sub) == e.subs(sub)
+    s = sp.Sum(x ** k, (k, 1, T))
+    assert substitute_numbers(s, {x: sp.Integer(2), T: sp.Integer(3)}).doit() == 14
+    assert _sign_exact((1 + 1 / n) ** T - 2, {n: sp.Integer(1), T: sp.Integer(2)}) == 1
+    big = {n: sp.Rational(12345678901, 3), T: sp.Integer(10 ** 7)}
+    with pytest.raises(ExactOutOfReach):
+        substitute_numbers((1 + 1 / n) ** T, big)
+    assert _sign_exact((1 + 1 / n) ** T - 2, big) is None
+    assert _sign_exact(sp.factorial(T) - 1, {T: sp.Integer(10 ** 6)}) is None
+    # powers of 0, ±1 and small exact powers are built as before
+    assert _sign_exact((1 - 1 / n) ** T, {n: sp.Integer(1), T: sp.Integer(10 ** 9)}) == 0
