@@ -211,6 +211,19 @@ class Evaluator:
             for i, key in enumerate(keys):
                 _remember(key, (answers[i], (None, None)))
 
+    def wanted(self, v: dict | None) -> bool:
+        """Whether :meth:`at` would ask the providers for the truth at ``v``: the point is
+        in the statement's classes, its bound is positive and it is within a provider's
+        reach (nothing counted, nothing computed but the bound) — what a search
+        prefetches, so that a batch simulates no scenario the search then rejects."""
+        if v is None:
+            return False
+        try:
+            self.prov.member(self.stmt, v)
+            return _bound_values(self.stmt, v) > 0 and self.in_reach(v)
+        except (NotMember, _Skip) + OUT_OF_REACH:
+            return False
+
     def in_reach(self, v: dict) -> bool:
         """Whether the truth at ``v`` is within the providers' budget (decided from the
         scenario's size, nothing computed)."""

@@ -46,6 +46,21 @@ def _truth(ev: Evaluator, v) -> Truth | None:
         return None
 
 
+def _wanted(stmt, ev: Evaluator, v) -> bool:
+    """Whether the loop of :func:`existential` asks the truth at ``v``."""
+    try:
+        _, A = _parts(stmt, v)
+    except OUT_OF_REACH:
+        return False
+    if not (A > 0):
+        return False
+    try:
+        ev.prov.member(stmt, v)
+    except NotMember:
+        return False
+    return ev.in_reach(v)
+
+
 def _growth_path(ev: Evaluator, plan: SearchPlan, v0: dict) -> tuple[list[dict], str]:
     """The growth parameter's path from ``v0``: ×factor per step, ``path_steps`` steps,
     ending at the largest value in reach (at most ``path_steps`` steps above ``v0``)."""
@@ -107,7 +122,10 @@ def existential(stmt, ev: Evaluator, plan: SearchPlan, *, budget: int, seed: int
     decidable = not (set(ks) & used)
     pts, n_ex = candidates(ev, plan, budget, seed, tag="existential")
     pts = [v for v in pts if v is not None]
-    ev.prefetch(pts[: (plan.max_points or len(pts)) * 2])
+    # the points the loop below evaluates, in one batch (each point's seed is its own:
+    # the same truths as one at a time); one whose truth is out of reach lets a later
+    # one in, which is asked alone
+    ev.prefetch([v for v in pts if _wanted(stmt, ev, v)][: plan.max_points or len(pts)])
     rows = []
     for v in pts:
         if plan.max_points is not None and len(rows) >= plan.max_points:

@@ -169,7 +169,10 @@ def search(stmt, ev: Evaluator, plan: SearchPlan, *, budget: int, seed: int,
         return ratio
 
     pts, n_ex = candidates(ev, plan, budget, seed)
-    ev.prefetch([v for v in pts if v is not None][: (plan.max_points or len(pts)) * 2])
+    # the first points the search will evaluate, in one batch (the same truths as one at
+    # a time: each point's seed is its own); a point whose truth is then out of reach
+    # lets a later one in, which is asked alone
+    ev.prefetch([v for v in pts if ev.wanted(v)][: plan.max_points or len(pts)])
     for v in pts:
         consider(v)
     if plan.targeted:

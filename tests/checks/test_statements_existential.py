@@ -147,3 +147,52 @@ def test_a_growth_parameter_of_several_symbols_is_not_followed():
     out = _check(Known("toy-exists-two-symbols", lambda v: v["a"]), stmt)
     assert not out.violated
     assert "the growth parameter T is not a function of one symbol" in out.detail
+
+
+
+class Measured(Known):
+    """A measured (stochastic) toy: records every batch it is asked for; its truth at a
+    point depends on the point's seed, so a truth asked alone equals the batch's."""
+
+    stochastic = True
+
+    def __init__(self, name, f, max_points, member_if=None):
+        super().__init__(name, f)
+        self.max_points, self.member_if, self.batches = max_points, member_if, []
+
+    def plan(self, stmt, budget):
+        return SearchPlan(growth="T", path_steps=3, path_factor=10.0,
+                          max_points=self.max_points)
+
+    def member(self, stmt, v):
+        if self.member_if is not None and not self.member_if(v):
+            raise NotMember("outside the toy's class")
+
+    def truth(self, stmt, v, *, precise=False, seed=0, **kw):
+        t = self.f(v) * (1 + 1e-3 * (seed % 7))
+        return Truth(t, t, 1e-9 * t, "toy law", "toy scenario")
+
+    def truths(self, stmt, points, seeds):
+        self.batches.append([dict(v) for v in points])
+        return super().truths(stmt, points, seeds)
+
+
+def test_the_batch_holds_only_the_points_the_search_evaluates(monkeypatch):
+    """The existential search asks its stochastic provider in one batch for exactly the
+    points it then evaluates: none outside the class, none beyond the provider's reach,
+    no more than it evaluates (it asked for twice as many before) — and decides as the
+    points asked one at a time do."""
+    f = lambda v: v["a"] / v["T"]                                     # noqa: E731
+    prov = Measured("toy-exists-batch", f, max_points=5, member_if=lambda v: v["a"] >= 1)
+    out = _check(prov)
+    assert out.tested
+    batch = prov.batches[0]
+    evaluated = int(out.detail.rsplit("; ", 1)[1].split()[0])
+    assert evaluated >= 2 and len(batch) == evaluated, (len(batch), out.detail)
+    assert all(v["a"] >= 1 and v["T"] <= T_MAX for v in batch)
+    alone = Measured("toy-exists-alone", f, max_points=5, member_if=lambda v: v["a"] >= 1)
+    monkeypatch.setattr(Evaluator, "prefetch", lambda self, points: None)   # no batch
+    again = _check(alone)
+    assert alone.batches == []
+    assert (again.violated, again.ratio, again.witness, again.detail.split(": ", 1)[1]) == \
+        (out.violated, out.ratio, out.witness, out.detail.split(": ", 1)[1])
