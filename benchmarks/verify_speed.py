@@ -9,7 +9,10 @@ checks.  ``--repeat K`` runs it K times back to back and prints every wall time 
 their median (a shared host's speed drifts by several percent from run to run; one run
 says little about a few percent).  Usage::
 
-    python benchmarks/verify_speed.py [--jobs N] [--budget B] [--repeat K] [IDS ...]
+    python benchmarks/verify_speed.py [--jobs N] [--budget B] [--repeat K] [--tree DIR] [IDS ...]
+
+``--tree DIR`` times another checkout's code (``benchmarks/compare_commits.py`` uses it to
+set two commits side by side).
 """
 from __future__ import annotations
 
@@ -37,6 +40,8 @@ def main(argv=None) -> int:
     ap.add_argument("--repeat", type=int, default=1, help="cold runs, back to back")
     ap.add_argument("--keep", metavar="FILE", default=None,
                     help="also copy the last run's JSON output to FILE")
+    ap.add_argument("--tree", metavar="DIR", default=None,
+                    help="time the code of another checkout (run in DIR, imported from it)")
     ap.add_argument("ids", nargs="*")
     args = ap.parse_args(argv)
 
@@ -71,8 +76,11 @@ def _run(args, env):
         load0 = os.getloadavg()[0]
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         t0 = time.perf_counter()
+        tree = getattr(args, "tree", None)
+        if tree:        # ``-m`` imports from the working directory first: run inside it
+            env = dict(env, PYTHONPATH=os.path.abspath(tree))
         proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                text=True)
+                                text=True, cwd=os.path.abspath(tree) if tree else None)
         seen: dict[int, float] = {}
         while proc.poll() is None:          # the workers' CPU, read while they run
             _descendant_cpu(proc.pid, seen)
