@@ -1032,6 +1032,48 @@ def _sign_exact(expr, sub) -> int | None:
     return 1 if v > 0 else -1
 
 
+def holds_at(rel, sub: dict, dps: int = 50) -> bool | None:
+    """Whether the relation (or And/Or of relations) ``rel`` holds at the exact values
+    ``sub``, each side compared at ``dps`` digits (exactly where both sides are rational);
+    None where it is neither a relation nor a truth value.
+
+    The sides are substituted apart and never handed to SymPy's relational constructor
+    with numbers in it: that decides ``a > b`` from ``(a − b).evalf(2)``, and at 2 digits
+    log(10¹²/(10¹² − 1)) evaluates to 0 — ``10·√30·√log(10¹²/(10¹² − 1)) > 0`` came out
+    False (the property test of holder:thm-7/chernoff-a-probability caught it)."""
+    if rel is sp.true or rel is True:
+        return True
+    if rel is sp.false or rel is False:
+        return False
+    if isinstance(rel, sp.And):
+        got = [holds_at(a, sub, dps) for a in rel.args]
+        return False if False in got else (None if None in got else True)
+    if isinstance(rel, sp.Or):
+        got = [holds_at(a, sub, dps) for a in rel.args]
+        return True if True in got else (None if None in got else False)
+    if not isinstance(rel, sp.core.relational.Relational):
+        return None
+    try:
+        lhs, rhs = substitute_numbers(rel.lhs, sub), substitute_numbers(rel.rhs, sub)
+    except ExactOutOfReach:
+        return None
+    if not (lhs.is_Rational and rhs.is_Rational):
+        lhs, rhs = sp.N(lhs, dps), sp.N(rhs, dps)
+        if not (lhs.is_comparable and rhs.is_comparable):
+            return None
+    try:
+        return bool(rel.func(lhs, rhs))
+    except TypeError:
+        return None
+
+
+def decide_exact(rel, sub: dict) -> bool | None:
+    """Whether ``rel`` holds at the exact values ``sub``: every sign decided by SymPy's
+    adaptive-precision evaluation (``strict``), an exact 0 by ``simplify``; None where
+    neither decides (what a witness is confirmed with, :func:`confirm`)."""
+    return _truth_exact(rel, sub)
+
+
 def _truth_exact(b, sub) -> bool | None:
     if b is sp.true or b is True:
         return True

@@ -95,19 +95,9 @@ def rat(x: float) -> sp.Rational:
 
 
 def holds50(rel, sub) -> bool | None:
-    """A relation decided at 50 digits after substituting ``sub`` (None: undecided)."""
-    r = rel.subs(sub)
-    if r in (sp.true, sp.false):
-        return bool(r)
-    if isinstance(r, sp.And):
-        return all(holds50(a, {}) for a in r.args)
-    if isinstance(r, sp.core.relational.Relational):
-        a, b = sp.N(r.lhs, DPS), sp.N(r.rhs, DPS)
-        try:
-            return bool(r.func(a, b))
-        except TypeError:
-            return None
-    return None
+    """A relation decided at 50 digits after substituting ``sub`` (None: undecided;
+    :func:`checks.falsify.holds_at`)."""
+    return falsify.holds_at(rel, sub, DPS)
 
 
 # --------------------------------------------------------------------------------------

@@ -36,6 +36,7 @@ import numpy as np
 import sympy as sp
 
 from checks.claim import lambdify
+from checks.falsify import holds_at
 from checks.plugins import step_oracle
 from checks.statements import Space
 from checks.verdict import StepReport, Verdict
@@ -299,18 +300,9 @@ def exists_oracle(loc: Located, *, budget: int, seed: int) -> StepReport:
 
 
 def _holds_exactly(rel, values) -> bool:
-    """``rel`` at exact ``values``, sides compared at 50 digits (And/Or recursively)."""
-    r = rel.subs(values)
-    if r in (sp.true, sp.false):
-        return bool(r)
-    if isinstance(r, sp.And):
-        return all(_holds_exactly(a, {}) for a in r.args)
-    if isinstance(r, sp.Or):
-        return any(_holds_exactly(a, {}) for a in r.args)
-    if isinstance(r, sp.core.relational.Relational):
-        a, b = sp.N(r.lhs, _DPS), sp.N(r.rhs, _DPS)
-        return bool(r.func(a, b))
-    return False
+    """``rel`` at exact ``values``, sides compared at 50 digits (And/Or recursively;
+    :func:`checks.falsify.holds_at`); undecided counts as not holding."""
+    return holds_at(rel, values, _DPS) is True
 
 
 def upper_txt(e) -> str:
