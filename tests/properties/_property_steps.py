@@ -1,5 +1,8 @@
-"""One Hypothesis property test per encoded ALGEBRA/SCALAR step, straight from the
-registry: "no point that satisfies the step's hypotheses violates it".
+"""The per-step property tests' machinery: one Hypothesis property test per encoded
+ALGEBRA/SCALAR step, straight from the registry: "no point that satisfies the step's
+hypotheses violates it".  The tests themselves sit one file a paper
+(``test_steps_<paper>.py``, and ``test_steps_other.py`` for every other registered paper),
+so that ``pytest -n auto --dist loadfile`` spreads them over the workers.
 
 Points come from the engine's own sampler (:mod:`checks.falsify`: domains from the
 hypotheses, log-uniform scales, boundaries), Hypothesis targets the slack.  A float
@@ -26,18 +29,25 @@ from checks.falsify import N_MODES, _domains, SlackEvaluator, _sample, confirm
 from theory.model import StepKind, walk_steps
 
 
-def _steps():
+#: the papers with a test file of their own; the steps of any other registered paper are
+#: tested by test_steps_other.py
+OWN_FILE = ("dice", "holder", "liang-icml", "liang-aaai", "nsgd")
+
+
+def steps(paper: str | None) -> list:
+    """The ALGEBRA/SCALAR steps of ``paper`` (None: of every paper without a file of its
+    own), as pytest parameters named by the step's id."""
     out = []
     for r in theory.all_results():
         if r.kind in ("def", "asm"):
+            continue
+        if (r.paper != paper) if paper is not None else (r.paper in OWN_FILE):
             continue
         for loc in walk_steps(r):
             if loc.step.kind in (StepKind.ALGEBRA, StepKind.SCALAR) and not loc.step.oracle:
                 out.append(pytest.param(loc, id=loc.id))
     return out
 
-
-STEPS = _steps()
 
 
 class _Refuted(Exception):
@@ -72,9 +82,8 @@ def exact_recheck(claim, cx) -> None:
     assert not truth(claim.conclusion), f"the conclusion holds at the witness {cx}"
 
 
-@pytest.mark.skipif(not STEPS, reason="no encoded ALGEBRA/SCALAR steps")
-@pytest.mark.parametrize("loc", STEPS)
-def test_step_has_no_counterexample(loc, request):
+def check_step(loc, request) -> None:
+    """The property test of one step (see the module docstring)."""
     st_ = loc.step
     claim = step_claim(st_.lhs, st_.rel, st_.rhs, loc.hypotheses)
     ev = SlackEvaluator(claim)

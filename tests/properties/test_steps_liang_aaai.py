@@ -1,0 +1,8 @@
+"""Per-step property tests of the paper ``liang-aaai`` (the machinery: _property_steps.py)."""
+import pytest
+from _property_steps import check_step, steps
+
+
+@pytest.mark.parametrize("loc", steps('liang-aaai'))
+def test_step_has_no_counterexample(loc, request):
+    check_step(loc, request)
