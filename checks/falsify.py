@@ -1040,7 +1040,7 @@ def holds_at(rel, sub: dict, dps: int = 50) -> bool | None:
     The sides are substituted apart and never handed to SymPy's relational constructor
     with numbers in it: that decides ``a > b`` from ``(a − b).evalf(2)``, and at 2 digits
     log(10¹²/(10¹² − 1)) evaluates to 0 — ``10·√30·√log(10¹²/(10¹² − 1)) > 0`` came out
-    False (the property test of holder:thm-7/chernoff-a-probability caught it)."""
+    False (a per-step property test's independent re-check caught it)."""
     if rel is sp.true or rel is True:
         return True
     if rel is sp.false or rel is False:
