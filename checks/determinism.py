@@ -6,7 +6,8 @@ so the same ``@seed`` generates different examples depending on process history 
 verdict's detail (even, in principle, its witness) would depend on which results a worker
 happened to check before.  ``dpcheck verify`` promises identical output for a seed on one
 process, many processes or a cluster, so the pool is pinned empty for every search of the
-engine: :func:`pin_hypothesis` is called once when the engine is imported.  If a future
+engine: :func:`pin_hypothesis` is called once when the engine or its search loop
+(:mod:`checks.search`) is imported.  If a future
 Hypothesis moves this internal, the pin is a no-op and the determinism tests say so.  The
 pin also lifts Hypothesis' wall-clock limit on shrinking (its count limit stays), so that
 a witness does not depend on the machine's load.

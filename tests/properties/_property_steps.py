@@ -25,9 +25,15 @@ from hypothesis.errors import Unsatisfiable
 
 import theory
 from checks.claim import step_claim
+from checks.determinism import pin_hypothesis
 from checks.falsify import N_MODES, _domains, SlackEvaluator, _sample, confirm
 from theory.model import StepKind, walk_steps
 
+
+# the examples of a step's search must not depend on which engine modules other tests
+# imported before it (Hypothesis mixes literals of imported modules into generation): the
+# engine's own pin (checks.determinism), here too
+pin_hypothesis()
 
 #: the papers with a test file of their own; the steps of any other registered paper are
 #: tested by test_steps_other.py
