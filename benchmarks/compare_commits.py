@@ -2,7 +2,7 @@
 
 What a "no slower than <commit>" claim is measured with (issue 32)::
 
-    python benchmarks/compare_commits.py OLD NEW [--repeat K] [--jobs N] [IDS ...]
+    python benchmarks/compare_commits.py OLD NEW [--repeat K] [--jobs N] [--keep DIR] [IDS ...]
 
 Checks each commit out into a temporary worktree (``git worktree add --detach``; removed
 afterwards), then runs :mod:`verify_speed`'s cold run (a fresh interpreter, ``--no-cache``,
@@ -55,6 +55,8 @@ def main(argv=None) -> int:
     ap.add_argument("new")
     ap.add_argument("--repeat", type=int, default=3, help="cold runs of each, alternating")
     ap.add_argument("--jobs", type=int, default=None, help="worker processes (DPCHECK_JOBS)")
+    ap.add_argument("--keep", metavar="DIR", default=None,
+                    help="write each commit's last JSON output to DIR/<commit>.json")
     ap.add_argument("ids", nargs="*")
     args = ap.parse_intermixed_args(argv)   # options may stand between the ids
     if args.repeat < 1:
@@ -94,6 +96,12 @@ def main(argv=None) -> int:
     (w0, c0), (w1, c1) = med[args.old], med[args.new]
     print(f"{args.new} against {args.old}: wall {100 * (w1 / w0 - 1):+.1f} %   "
           f"cpu {100 * (c1 / c0 - 1):+.1f} %")
+    if args.keep:
+        os.makedirs(args.keep, exist_ok=True)
+        for rev, data in last.items():
+            name = "worktree" if rev == "." else rev.replace("/", "_")
+            with open(os.path.join(args.keep, f"{name}.json"), "w") as fh:
+                json.dump(data, fh)
     a, b = _verdicts(last[args.old]), _verdicts(last[args.new])
     diff = sorted(k for k in set(a) | set(b) if a.get(k) != b.get(k))
     print(f"verdicts that differ: {len(diff)}")
