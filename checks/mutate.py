@@ -43,6 +43,7 @@ import numpy as np
 import sympy as sp
 
 from checks.claim import lambdify
+from checks.falsify import holds_at
 from theory.model import Assumption, Located, Rel, StepKind, walk_steps
 
 #: operators, in the order candidates are listed
@@ -570,7 +571,10 @@ def _check_at(lhs, rel, rhs, p, point, dps):
         try:
             for r in p.hyps:
                 if not isinstance(r, sp.core.relational.Relational):
-                    ok = bool(r.subs({s: sp.Float(str(v), dps) for s, v in vals.items()}))
+                    # And/Or of relations: each side at ``dps`` digits, never SymPy's
+                    # relational at numbers (it decides from 2 digits: falsify.holds_at)
+                    ok = holds_at(r, {s: sp.Float(str(v), dps) for s, v in vals.items()},
+                                  dps) is True
                     if not ok:
                         return False, f"hypothesis {r} fails", None
                     continue
