@@ -298,7 +298,10 @@ def findings_html(reports) -> list[str]:
 
 # ----------------------------------------------------------------------------- markdown
 def render_markdown(reports, *, seed: int, budget: int,
-                    plots: dict[str, str] | None = None) -> str:
+                    plots: dict[str, str] | None = None,
+                    derivations: list[tuple[str, str]] | None = None) -> str:
+    """The Markdown report; ``derivations``: the re-derivations' (title, text), computed
+    here when not given (:func:`write_report` computes them once for both renderings)."""
     from theory.registry import get
 
     lines = ["# dpcheck report", "",
@@ -345,7 +348,9 @@ def render_markdown(reports, *, seed: int, budget: int,
                          s.evidence().replace("|", "\\|")]
                 lines.append("| " + " | ".join(cells) + " |")
             lines.append("")
-    for title, text in _derivations_text(sorted({r.paper for r in reports})):
+    if derivations is None:
+        derivations = _derivations_text(sorted({r.paper for r in reports}))
+    for title, text in derivations:
         lines += [f"## {title}", "", "```", text, "```", ""]
     return "\n".join(lines)
 
@@ -370,7 +375,9 @@ def _badge(v: str) -> str:
             f'{html.escape(v)}</span>')
 
 
-def render_html(reports, *, seed: int, budget: int, plots_png: dict[str, bytes]) -> str:
+def render_html(reports, *, seed: int, budget: int, plots_png: dict[str, bytes],
+                derivations: list[tuple[str, str]] | None = None) -> str:
+    """The self-contained HTML report (``derivations`` as in :func:`render_markdown`)."""
     from theory.registry import get
 
     e = html.escape
@@ -437,7 +444,9 @@ def render_html(reports, *, seed: int, budget: int, plots_png: dict[str, bytes])
                              f"<td>{e(s.method)}</td><td>{e(s.evidence())}</td></tr>")
             parts.append("</table>")
         parts.append("</div>")
-    for title, text in _derivations_text(sorted({r.paper for r in reports})):
+    if derivations is None:
+        derivations = _derivations_text(sorted({r.paper for r in reports}))
+    for title, text in derivations:
         parts.append(f"<h2>{e(title)}</h2><pre>{e(text)}</pre>")
     parts.append("</body></html>")
     return "\n".join(parts)
@@ -477,8 +486,12 @@ def write_report(reports, out_dir, *, seed: int = 0, budget: int = 0,
         _atomic_write(out / fname, png, force=force)
         plot_files[name] = fname
         written.append(out / fname)
+    # the re-derivations once for both renderings (SymPy solves: ~15 s of the report)
+    derivations = _derivations_text(sorted({r.paper for r in reports}))
     _atomic_write(out / "report.md", render_markdown(reports, seed=seed, budget=budget,
-                                                     plots=plot_files), force=force)
+                                                     plots=plot_files,
+                                                     derivations=derivations), force=force)
     _atomic_write(out / "report.html", render_html(reports, seed=seed, budget=budget,
-                                                   plots_png=plots_png), force=force)
+                                                   plots_png=plots_png,
+                                                   derivations=derivations), force=force)
     return [out / "report.md", out / "report.html"] + written

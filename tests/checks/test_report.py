@@ -86,3 +86,22 @@ def test_report_cli_unwritable_destination(capsys, tmp_path):
     code = main(["report", rid, "--out", str(blocker), "--budget", "5", "--no-progress"])
     err = capsys.readouterr().err
     assert code == 2 and "cannot write report" in err
+
+
+def test_the_re_derivations_run_once_for_both_renderings(monkeypatch, tmp_path):
+    """The re-derivations (SymPy solves, about 15 s of a five-paper report) are computed
+    once by write_report and shown in both report.md and report.html."""
+    from checks import report
+    calls = []
+
+    def fake(papers=None):
+        calls.append(papers)
+        return [("A re-derivation (dpcheck derive toy)", "x = 42 exactly")]
+
+    monkeypatch.setattr(report, "_derivations_text", fake)
+    reports = engine.verify(_some_results(1), budget=20, seed=0)
+    write_report(reports, tmp_path, seed=0, budget=20)
+    assert len(calls) == 1
+    for name in ("report.md", "report.html"):
+        text = (tmp_path / name).read_text()
+        assert "A re-derivation (dpcheck derive toy)" in text and "x = 42 exactly" in text
