@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import subprocess
 import sys
 import tempfile
 import time
@@ -23,7 +22,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from verify_speed import _descendant_cpu  # noqa: E402
+import _proctree  # noqa: E402  (the process-tree runner)
 
 ROOT = Path(__file__).resolve().parents[1]
 #: the issue's goal for ``dpcheck report`` on 2 cores
@@ -63,21 +62,13 @@ def _run_report(ids):
         cmd = [sys.executable, "-m", "checks.cli", "report", "--out", out, "--no-progress",
                *ids]
         load0 = os.getloadavg()[0]
-        t0 = time.perf_counter()
-        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                text=True)
-        seen: dict[int, float] = {}
-        while proc.poll() is None:
-            _descendant_cpu(proc.pid, seen)
-            time.sleep(0.1)
-        _, err = proc.communicate()
-        wall = time.perf_counter() - t0
+        run = _proctree.run(cmd)        # the CPU of the command and every process below it
         load1 = os.getloadavg()[0]
-        if proc.returncode != 0:
-            print(err, file=sys.stderr)
-            return proc.returncode
+        if run.returncode != 0:
+            print(run.stderr, file=sys.stderr)
+            return run.returncode
         files = sorted((p.name, p.stat().st_size) for p in Path(out).iterdir())
-    return wall, sum(seen.values()), load0, load1, files
+    return run.wall, run.cpu_total, load0, load1, files
 
 
 def _time_notebooks() -> None:

@@ -21,15 +21,13 @@ import json
 import os
 import resource
 import shutil
-import subprocess
 import sys
 import tempfile
-import time
 
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from _proctree import descendant_cpu  # noqa: E402  (the process-tree reader the other benchmarks use)
+import _proctree  # noqa: E402  (the process-tree runner the other benchmarks use)
 
 
 def main(argv=None) -> int:
@@ -73,41 +71,27 @@ def _run(args, env):
                "--no-progress", "--no-cache", *args.ids]
         if args.budget is not None:
             cmd += ["--budget", str(args.budget)]
-        load0 = os.getloadavg()[0]
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        t0 = time.perf_counter()
         tree = getattr(args, "tree", None)
         if tree:        # ``-m`` imports from the working directory first: run inside it
             env = dict(env, PYTHONPATH=os.path.abspath(tree))
-        proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                text=True, cwd=os.path.abspath(tree) if tree else None)
-        seen: dict[int, float] = {}
-        while proc.poll() is None:          # the workers' CPU, read while they run
-            _descendant_cpu(proc.pid, seen)
-            time.sleep(0.1)
-        _, err = proc.communicate()
-        wall = time.perf_counter() - t0
+        load0 = os.getloadavg()[0]
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        # the workers' CPU, read in /proc while they run (the command never waits for
+        # the worker server and its workers, so its own rusage lacks them)
+        run = _proctree.run(cmd, env=env, cwd=os.path.abspath(tree) if tree else None)
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         load1 = os.getloadavg()[0]
-        if proc.returncode != 0:
-            print(err, file=sys.stderr)
-            return proc.returncode
+        if run.returncode != 0:
+            print(run.stderr, file=sys.stderr)
+            return run.returncode
         with open(out) as fh:
             data = json.load(fh)
         if getattr(args, "keep", None):
             shutil.copyfile(out, args.keep)
-    # CPU of the command and every process below it (the worker server and the workers,
-    # which the command never waits for, so its rusage lacks them): their last reading in
-    # /proc, up to 0.1 s of each process's end missed; the rusage where /proc is absent
-    cpu = sum(seen.values()) if seen else \
+    # up to 0.1 s of each process's end missed; the rusage where /proc is absent
+    cpu = run.cpu_total if run.cpu else \
         (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return wall, cpu, load0, load1, data
-
-
-def _descendant_cpu(root: int, seen: dict) -> None:
-    """Record utime + stime (seconds) of ``root`` and every descendant in ``seen``
-    (Linux /proc; elsewhere nothing is recorded)."""
-    seen.update(descendant_cpu(root))
+    return run.wall, cpu, load0, load1, data
 
 
 def _report(args, env, wall, cpu, load0, load1, data):
