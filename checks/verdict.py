@@ -206,6 +206,16 @@ class ResultReport:
 FINDING_GROUPS = ("printed", "derived", "variants")
 
 
+def timing_free(data):
+    """A report's JSON (``to_json()``, nested dicts and lists) without its ``seconds``: what
+    two runs of one seed are compared on — their output is identical but for timings."""
+    if isinstance(data, dict):
+        return {k: timing_free(v) for k, v in data.items() if k != "seconds"}
+    if isinstance(data, list):
+        return [timing_free(v) for v in data]
+    return data
+
+
 def finding_group(report: "ResultReport", step: StepReport | None = None) -> str:
     """The group (:data:`FINDING_GROUPS`) of a finding: a row by its origin, a typed
     statement by its result (a printed result's statement is the paper's claim)."""

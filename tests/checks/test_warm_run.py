@@ -10,6 +10,7 @@ import pytest
 
 from checks import engine, executor
 from checks.cli import main
+from checks.verdict import timing_free
 from theory import registry
 
 PAPER = '''
@@ -42,13 +43,7 @@ def fresh_registry():
 
 
 def _strip(reports):
-    def clean(v):
-        if isinstance(v, dict):
-            return {k: clean(x) for k, x in v.items() if k != "seconds"}
-        if isinstance(v, list):
-            return [clean(x) for x in v]
-        return v
-    return [clean(r.to_json()) for r in reports]
+    return [timing_free(r.to_json()) for r in reports]
 
 
 @pytest.mark.timeout(600)
