@@ -55,6 +55,14 @@ def _load(path: Path):
     return mod
 
 
+def _imported(src: Path, key: str, out: Path):
+    """``src`` imported as paper ``key``, its draft written to ``out`` and loaded:
+    (draft, module)."""
+    draft, text = import_paper(src, key)
+    out.write_text(text)
+    return draft, _load(out)
+
+
 # ----------------------------------------------------------------------------- small paper
 def test_small_paper_imports_lints_and_verifies(tmp_path, capsys):
     out = tmp_path / "small_draft.py"
@@ -333,15 +341,13 @@ def test_round_trip_maps_declared_meanings_and_no_vacuous_identity(tmp_path):
                   "$$2\\eta\\|\\boldsymbol{\\theta}_{t}-\\boldsymbol{\\theta}^{*}\\| \\leq "
                   "\\sqrt{l(\\boldsymbol{\\theta}_{t})-l(\\boldsymbol{\\theta}^{*})} \\tag{4}$$\n\n"
                   "$$y + y = 2y \\tag{5}$$\n")
-    draft, text = import_paper(md, "rt-imported")
-    f = tmp_path / "rt_imported.py"
-    f.write_text(text)
-    rec = compare(_load(f).RESULTS, hand_results, draft.table, hand.declared())
+    draft, mod = _imported(md, "rt-imported", tmp_path / "rt_imported.py")
+    rec = compare(mod.RESULTS, hand_results, draft.table, hand.declared())
     assert rec.rows == 3 and rec.matched == 1
     assert rec.matches == [("rt-hand:lem-1/a", "rt-imported:lem-1/part-1")]
     assert "dist" in rec.mapped and "gap" in rec.mapped
     # by name only (no table), the encoder's stand-ins match nothing
-    assert compare(_load(f).RESULTS, hand_results).matched == 0
+    assert compare(mod.RESULTS, hand_results).matched == 0
 
 
 def test_round_trip_reads_shorthands_chains_and_definitions(tmp_path):
@@ -373,10 +379,7 @@ def test_round_trip_reads_shorthands_chains_and_definitions(tmp_path):
                   "$$a + 1 \\leq c \\tag{4}$$\n\n"
                   "$$\\|\\nabla f(x_{k})\\| \\leq c \\tag{5}$$\n\n"
                   "$$\\|\\nabla f(y)\\| \\leq 2c \\tag{6}$$\n")
-    draft, text = import_paper(md, "rt2-imported")
-    f = tmp_path / "rt2_imported.py"
-    f.write_text(text)
-    mod = _load(f)
+    draft, mod = _imported(md, "rt2-imported", tmp_path / "rt2_imported.py")
     # "Define" before (3): g(a) is defined; (3) is a display outside the lemma
     assert [str(h.expr) for r in mod.RESULTS for h in r.hypotheses] == ["Eq(g_of_a, a**2 + 1)"]
     rec = compare(mod.RESULTS, hand_results, draft.table, hand.declared())
@@ -439,10 +442,8 @@ def test_round_trip_reads_a_declared_meaning_without_its_indices(tmp_path):
     for body, found in (([one], 1), ([one, two], 0)):
         md = tmp_path / f"rt3_{found}.md"
         md.write_text("**Lemma 1.** *We have*\n\n" + "\n\n".join(f"$${b}$$" for b in body) + "\n")
-        draft, text = import_paper(md, "rt3-imported")
-        f = tmp_path / f"rt3_imported_{found}.py"
-        f.write_text(text)
-        rec = compare(_load(f).RESULTS, hand_results, draft.table, hand.declared())
+        draft, mod = _imported(md, "rt3-imported", tmp_path / f"rt3_imported_{found}.py")
+        rec = compare(mod.RESULTS, hand_results, draft.table, hand.declared())
         assert rec.matched == found, (body, rec.unmatched)
 
 
@@ -553,10 +554,9 @@ RECALL = {"liang-icml": (44, 61), "liang-aaai": (48, 75), "holder": (8, 18), "ns
 def test_round_trip_recall_against_hand_encodings(tmp_path):
     from checks.importer.roundtrip import compare
     for key in SEED_KEYS:
-        draft, text = import_paper(SEEDS / f"{key}.txt", f"{key}-imported")
-        f = tmp_path / f"{key.replace('-', '_')}_rt.py"
-        f.write_text(text)
-        rec = compare(_load(f).RESULTS, registry.results_of(key), draft.table,
+        draft, mod = _imported(SEEDS / f"{key}.txt", f"{key}-imported",
+                               tmp_path / f"{key.replace('-', '_')}_rt.py")
+        rec = compare(mod.RESULTS, registry.results_of(key), draft.table,
                       registry.symbols_of(key).declared())
         print(f"{key}: {rec.matched}/{rec.rows} = {100 * rec.recall:.0f}%")
         assert rec.rows == RECALL[key][1] and rec.matched >= RECALL[key][0], key
