@@ -932,9 +932,9 @@ def _exact_decide(claim: Claim, point: dict[sp.Symbol, Fraction]) -> bool:
     fails.  (mpmath at fixed precision is fooled by cancellation around 0.)"""
     sub = {s: sp.Rational(v.numerator, v.denominator) for s, v in point.items()}
     for h in claim.hypotheses:
-        if _truth_exact(h, sub) is not True:
+        if decide_exact(h, sub) is not True:
             return False
-    return _truth_exact(claim.conclusion, sub) is False
+    return decide_exact(claim.conclusion, sub) is False
 
 
 #: expressions that bind symbols of their own (a sum's index, an integral's variable):
@@ -996,14 +996,14 @@ def substitute_numbers(expr, sub: dict):
 
 
 def _power_in_reach(base, exp) -> None:
-    if not (exp.is_Rational and not exp.is_Integer or exp.is_Integer) or exp in (0, 1, -1):
+    if not exp.is_Rational or exp in (0, 1, -1):
         return
     if base.is_Rational:
         if base in (0, 1, -1):
             return
         bits = base.p.bit_length() + base.q.bit_length()
-    elif base.is_number and base.is_Atom is False and abs(int(exp.p)) > 1 << 16:
-        # a power of an expression (e.g. (1 + √2)^T): expanded exactly only when small
+    elif base.is_number and not base.is_Atom:
+        # a power of an expression (e.g. (1 + √2)^T) counts as one of a 64-bit rational
         bits = 64
     else:
         return
@@ -1067,14 +1067,11 @@ def holds_at(rel, sub: dict, dps: int = 50) -> bool | None:
         return None
 
 
-def decide_exact(rel, sub: dict) -> bool | None:
-    """Whether ``rel`` holds at the exact values ``sub``: every sign decided by SymPy's
-    adaptive-precision evaluation (``strict``), an exact 0 by ``simplify``; None where
-    neither decides (what a witness is confirmed with, :func:`confirm`)."""
-    return _truth_exact(rel, sub)
-
-
-def _truth_exact(b, sub) -> bool | None:
+def decide_exact(b, sub: dict) -> bool | None:
+    """Whether ``b`` (a relation, or And/Or/Not of relations) holds at the exact values
+    ``sub``: every sign decided by SymPy's adaptive-precision evaluation (``strict``), an
+    exact 0 by ``simplify``; None where neither decides (what a witness is confirmed
+    with, :func:`confirm`)."""
     if b is sp.true or b is True:
         return True
     if b is sp.false or b is False:
@@ -1091,12 +1088,12 @@ def _truth_exact(b, sub) -> bool | None:
             return sgn > 0 or (sgn == 0 and isinstance(b, sp.LessThan))
         return sgn < 0 or (sgn == 0 and isinstance(b, sp.GreaterThan))
     if isinstance(b, (sp.And, sp.Or)):
-        vals = [_truth_exact(a, sub) for a in b.args]
+        vals = [decide_exact(a, sub) for a in b.args]
         if isinstance(b, sp.And):
             return False if False in vals else (None if None in vals else True)
         return True if True in vals else (None if None in vals else False)
     if isinstance(b, sp.Not):
-        v = _truth_exact(b.args[0], sub)
+        v = decide_exact(b.args[0], sub)
         return None if v is None else not v
     return None
 

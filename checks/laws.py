@@ -94,12 +94,6 @@ def rat(x: float) -> sp.Rational:
     return sp.Rational(Fraction(x).limit_denominator(10**12))
 
 
-def holds50(rel, sub) -> bool | None:
-    """A relation decided at 50 digits after substituting ``sub`` (None: undecided;
-    :func:`checks.falsify.holds_at`)."""
-    return falsify.holds_at(rel, sub, DPS)
-
-
 # --------------------------------------------------------------------------------------
 @dataclass
 class LawRealisation:
@@ -249,7 +243,7 @@ def _certify(rv, coords, atoms, rows, names, support, bounds, moments) -> LawRea
         shrink = sp.Integer(1)
         for _ in range(60):
             trial = {c: v * shrink for c, v in pt.items()}
-            if all(holds50(r, trial) is True for r in support):
+            if all(falsify.holds_at(r, trial, DPS) is True for r in support):
                 pt = trial
                 break
             shrink *= 1 - sp.Rational(1, 10**9)

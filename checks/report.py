@@ -195,6 +195,11 @@ def _derivations_text(papers=None) -> list[tuple[str, str]]:
     return out
 
 
+def _derivations_of(reports) -> list[tuple[str, str]]:
+    """:func:`_derivations_text` of the papers of ``reports``."""
+    return _derivations_text(sorted({r.paper for r in reports}))
+
+
 #: the findings' groups as the report heads them (:data:`checks.verdict.FINDING_GROUPS`)
 FINDING_HEADS = {
     "printed": "On the paper's printed lines and results",
@@ -349,7 +354,7 @@ def render_markdown(reports, *, seed: int, budget: int,
                 lines.append("| " + " | ".join(cells) + " |")
             lines.append("")
     if derivations is None:
-        derivations = _derivations_text(sorted({r.paper for r in reports}))
+        derivations = _derivations_of(reports)
     for title, text in derivations:
         lines += [f"## {title}", "", "```", text, "```", ""]
     return "\n".join(lines)
@@ -376,8 +381,9 @@ def _badge(v: str) -> str:
 
 
 def render_html(reports, *, seed: int, budget: int, plots_png: dict[str, bytes],
-                derivations: list[tuple[str, str]] | None = None) -> str:
-    """The self-contained HTML report (``derivations`` as in :func:`render_markdown`)."""
+                derivations: list[tuple[str, str]]) -> str:
+    """The self-contained HTML report (``derivations``: the re-derivations' (title,
+    text), :func:`_derivations_of`)."""
     from theory.registry import get
 
     e = html.escape
@@ -444,8 +450,6 @@ def render_html(reports, *, seed: int, budget: int, plots_png: dict[str, bytes],
                              f"<td>{e(s.method)}</td><td>{e(s.evidence())}</td></tr>")
             parts.append("</table>")
         parts.append("</div>")
-    if derivations is None:
-        derivations = _derivations_text(sorted({r.paper for r in reports}))
     for title, text in derivations:
         parts.append(f"<h2>{e(title)}</h2><pre>{e(text)}</pre>")
     parts.append("</body></html>")
@@ -487,7 +491,7 @@ def write_report(reports, out_dir, *, seed: int = 0, budget: int = 0,
         plot_files[name] = fname
         written.append(out / fname)
     # the re-derivations once for both renderings (SymPy solves: ~15 s of the report)
-    derivations = _derivations_text(sorted({r.paper for r in reports}))
+    derivations = _derivations_of(reports)
     _atomic_write(out / "report.md", render_markdown(reports, seed=seed, budget=budget,
                                                      plots=plot_files,
                                                      derivations=derivations), force=force)

@@ -275,7 +275,7 @@ def exists_oracle(loc: Located, *, budget: int, seed: int) -> StepReport:
             exact[syms.get(dsym.name, dsym)] = dexpr.subs(exact)
     for h in hyps:
         if h.expr is not None and h.expr.free_symbols <= set(exact):
-            if not _holds_exactly(h.expr, exact):
+            if holds_at(h.expr, exact, _DPS) is not True:     # undecided: not held
                 return StepReport(loc.id, st.eq, st.kind.value, Verdict.UNCHECKED, "oracle:exists",
                                   samples=n_pts, seconds=time.perf_counter() - t0,
                                   detail=f"best slack {y:.4g} < 0 at {where} but the exact point "
@@ -297,12 +297,6 @@ def exists_oracle(loc: Located, *, budget: int, seed: int) -> StepReport:
                       slack=y, samples=n_pts, seconds=time.perf_counter() - t0, where=where,
                       detail=f"no witness found at {where} (best slack {y:.4g} at {vname} = {x:.4g}) "
                              f"but the interval certificate did not close in {boxes} boxes")
-
-
-def _holds_exactly(rel, values) -> bool:
-    """``rel`` at exact ``values``, sides compared at 50 digits (And/Or recursively;
-    :func:`checks.falsify.holds_at`); undecided counts as not holding."""
-    return holds_at(rel, values, _DPS) is True
 
 
 def upper_txt(e) -> str:

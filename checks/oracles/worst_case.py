@@ -45,8 +45,8 @@ import numpy as np
 import sympy as sp
 
 from checks.claim import lambdify
-from checks.laws import (grid as _grid, holds50 as _holds50, lp_min as _lp_min,
-                         near as _near, rat as _rat)
+from checks.falsify import holds_at
+from checks.laws import grid as _grid, lp_min as _lp_min, near as _near, rat as _rat
 from checks.oracles.exists import edges
 from checks.plugins import step_oracle
 from checks.statements import Space
@@ -174,11 +174,11 @@ def certify(integrand, moments, support, coords, params: dict, atoms, hyps, widt
     (str) why the candidate is not a certified counterexample."""
     sub = {s: _rat(v) if not float(v).is_integer() else sp.Integer(int(v))
            for s, v in params.items()}
-    if any(h.free_symbols <= set(sub) and _holds50(h, sub) is not True for h in hyps):
+    if any(h.free_symbols <= set(sub) and holds_at(h, sub, _DPS) is not True for h in hyps):
         # the float's exact binary value: what the floating-point search evaluated
         sub = {s: sp.Rational(Fraction(float(v))) for s, v in params.items()}
     def failing(sb):
-        return [h for h in hyps if h.free_symbols <= set(sb) and _holds50(h, sb) is not True]
+        return [h for h in hyps if h.free_symbols <= set(sb) and holds_at(h, sb, _DPS) is not True]
 
     bad = failing(sub)
     # a point found on the edge of a hypothesis may fail it by a rounding: nudge one
@@ -209,7 +209,7 @@ def certify(integrand, moments, support, coords, params: dict, atoms, hyps, widt
             shrink = sp.Integer(1)
             for _ in range(60):
                 trial = {c: v * shrink for c, v in pt.items()}
-                if _holds50(support, {**sub, **trial}) is True:
+                if holds_at(support, {**sub, **trial}, _DPS) is True:
                     pt = trial
                     break
                 shrink *= 1 - sp.Rational(1, 10**9)
