@@ -219,10 +219,18 @@ class Evaluator:
         if v is None:
             return False
         try:
-            self.prov.member(self.stmt, v)
-            return _bound_values(self.stmt, v) > 0 and self.in_reach(v)
-        except (NotMember, _Skip) + OUT_OF_REACH:
+            return _bound_values(self.stmt, v) > 0 and self.askable(v)
+        except (_Skip,) + OUT_OF_REACH:
             return False
+
+    def askable(self, v: dict) -> bool:
+        """Whether ``v`` is in the statement's classes and within a provider's reach (the
+        truth a search would ask there; nothing computed)."""
+        try:
+            self.prov.member(self.stmt, v)
+        except NotMember:
+            return False
+        return self.in_reach(v)
 
     def in_reach(self, v: dict) -> bool:
         """Whether the truth at ``v`` is within the providers' budget (decided from the

@@ -52,13 +52,7 @@ def _wanted(stmt, ev: Evaluator, v) -> bool:
         _, A = _parts(stmt, v)
     except OUT_OF_REACH:
         return False
-    if not (A > 0):
-        return False
-    try:
-        ev.prov.member(stmt, v)
-    except NotMember:
-        return False
-    return ev.in_reach(v)
+    return A > 0 and ev.askable(v)
 
 
 def _growth_path(ev: Evaluator, plan: SearchPlan, v0: dict) -> tuple[list[dict], str]:
